@@ -11,7 +11,7 @@ from ingest.errors import DwhError
 
 # DuckDB caches pages up to 80% of RAM by default; a bound makes it spill to disk instead, so an
 # ingest's memory stays flat as the releases grow (DWH_MEMORY_LIMIT overrides it).
-DEFAULT_MEMORY_LIMIT = "512MB"
+DEFAULT_MEMORY_LIMIT = "768MB"
 
 
 def connect(db_path: Path) -> duckdb.DuckDBPyConnection:

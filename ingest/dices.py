@@ -12,14 +12,14 @@ while the rest of the file lands.
 
 `row_number` is the 1-based index of the record among the file's records (header not counted),
 rejected records included; a record may span several physical lines. DuckDB reports no position
-for readable records, so it is computed: readable records keep file order, and each rejected
+for readable records, so it is computed from each row's position in the table (the insert keeps
+file order; `number_rows_in_file_order`), and each rejected
 record (DuckDB gives its record index) shifts those after it. Blank lines are skipped by the
 reader and not counted (DuckDB does count them in a reject's index, so a blank line before a
 rejected record would shift the row numbers after that record by one).
 """
 
 import csv
-import hashlib
 import logging
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +29,8 @@ import duckdb
 from ingest.dices_columns import COLUMNS, CONFIGS, RAW_TABLES
 from ingest.database import sql_string
 from ingest.errors import DwhError
-from ingest.landing import FileReport, LoadContext, record_file, replace_source_rows
+from ingest.file_facts import lines_at_offsets, scanning
+from ingest.landing import FileReport, LoadContext, number_rows_in_file_order, record_file, replace_source_rows, transaction
 
 SOURCE = "dices"
 REJECT_ERRORS = "dices_reject_errors"
@@ -154,20 +155,24 @@ def _relative_name(csv_path: Path, given: Path) -> str:
 
 
 def _land_file(ctx: LoadContext, found: DicesFile) -> tuple[FileReport, str, int]:
-    """Insert one file's readable records, then its rejects; returns the report, sha256 and size."""
+    """Insert one file's readable records, then its rejects; returns the report, sha256 and size.
+
+    The file is hashed in a background thread while DuckDB reads it.
+    """
     con = ctx.con
     _drop_scratch_tables(con)
-    landed = _insert_records(ctx, found)
-    offsets_sql = f"select distinct line_byte_position from temp.{REJECT_ERRORS}"
-    reject_offsets = [row[0] for row in con.execute(offsets_sql).fetchall()]
-    sha256, size_bytes, physical_lines = _hash_and_count_lines(found.path, reject_offsets)
-    rejected = 0
-    if reject_offsets:
-        _shift_row_numbers(ctx, found)
-        rejected = _insert_rejects(ctx, found, physical_lines)
+    with scanning(found.path, str(found.path), count_lines=False) as scan:
+        with transaction(con):
+            _insert_records(ctx, found)
+            landed = number_rows_in_file_order(ctx, RAW_TABLES[found.config], "row_number", found.file_path)
+            reject_offsets = [row[0] for row in con.execute(f"select distinct line_byte_position from temp.{REJECT_ERRORS}").fetchall()]
+            if reject_offsets:
+                _shift_row_numbers(ctx, found)
+        facts = scan.result()
+    rejected = _insert_rejects(ctx, found, lines_at_offsets(found.path, reject_offsets)) if reject_offsets else 0
     _drop_scratch_tables(con)
     report = FileReport(SOURCE, found.file_path, landed + rejected, landed, rejected)
-    return report, sha256, size_bytes
+    return report, facts.sha256, facts.size_bytes
 
 
 def _drop_scratch_tables(con: duckdb.DuckDBPyConnection) -> None:
@@ -187,22 +192,21 @@ def _read_csv_sql(found: DicesFile) -> str:
     )
 
 
-def _insert_records(ctx: LoadContext, found: DicesFile) -> int:
-    """Land every readable record; row_number is provisional (good records counted) until rejects shift it."""
+def _insert_records(ctx: LoadContext, found: DicesFile) -> None:
+    """Land every readable record with row_number 0, numbered afterwards by `number_rows_in_file_order`."""
     quoted = ", ".join(_identifier(name) for name in found.header)
     sql = (
         f"insert into {RAW_TABLES[found.config]} (load_id, file_path, row_number, {quoted}) "
-        f"select ?, ?, row_number() over (), {quoted} from {_read_csv_sql(found)}"
+        f"select ?, ?, 0, {quoted} from {_read_csv_sql(found)}"
     )
     try:
-        result = ctx.con.execute(sql, [ctx.load_id, found.file_path, str(found.path)]).fetchone()
+        ctx.con.execute(sql, [ctx.load_id, found.file_path, str(found.path)])
     except duckdb.Error as exc:
         raise DwhError(f"{found.path}: cannot read as a DICES {found.config} CSV ({_one_line(exc)})") from exc
-    return int(result[0]) if result else 0
 
 
 def _shift_row_numbers(ctx: LoadContext, found: DicesFile) -> None:
-    """Turn the k-th readable record into its record index in the file, counting rejected records.
+    """Turn the k-th readable record (row_number k) into its record index in the file, counting rejected records.
 
     A rejected record j (in file order) precedes the k-th readable one when fewer than k readable
     records come before it, i.e. when (its record index - j) < k.
@@ -249,30 +253,6 @@ def _insert_rejects(ctx: LoadContext, found: DicesFile, physical_lines: dict[int
         [ctx.load_id, found.file_path],
     )
     return int(con.execute(f"select count(distinct line) from temp.{REJECT_ERRORS}").fetchone()[0])
-
-
-def _hash_and_count_lines(path: Path, offsets: list[int]) -> tuple[str, int, dict[int, int]]:
-    """One pass over the file: its sha256, its size and the 1-based physical line of each byte offset.
-
-    DuckDB reports where a rejected record starts as a byte offset; the line is one more than the
-    newlines before it.
-    """
-    digest = hashlib.sha256()
-    pending = sorted(set(offsets))
-    lines: dict[int, int] = {}
-    position = newlines = next_offset = 0
-    with path.open("rb") as handle:
-        while chunk := handle.read(1 << 22):
-            digest.update(chunk)
-            end = position + len(chunk)
-            while next_offset < len(pending) and pending[next_offset] <= end:
-                offset = pending[next_offset]
-                lines[offset] = 1 + newlines + chunk.count(b"\n", 0, offset - position)
-                next_offset += 1
-            newlines += chunk.count(b"\n")
-            position = end
-    lines.update({offset: 1 + newlines for offset in pending[next_offset:]})
-    return digest.hexdigest(), position, lines
 
 
 def _identifier(name: str) -> str:

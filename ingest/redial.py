@@ -4,10 +4,15 @@ PATH is the release zip (`redial_dataset.zip`), a folder holding `train_data.jso
 `test_data.jsonl` (and optionally `movies_with_mentions.csv`), or one of those JSONL files.
 Zip members are matched on their base name, so they may sit in a subfolder.
 
-Everything is set-based SQL in DuckDB: a file is read in newline-aligned chunks of 4 MiB (so
-memory stays flat as files grow), each chunk split on "\\n" with exact 1-based physical line
-numbers, classified, and landed with one `insert ... select` for the good lines and one for the
-rejects; a chunk that is not valid UTF-8 goes through the blob path line by line.
+Everything is set-based SQL in DuckDB. A split file is landed whole by DuckDB's CSV reader, one
+line per row with a delimiter byte that cannot occur in JSON (so nothing is split or unquoted),
+numbered by position, and checked against the file's own bytes: as many rows as physical lines
+and exactly the file's line bytes. Then the lines are classified in SQL and the ones that are not
+conversations move to raw.ingest_rejects. A file the reader cannot reproduce exactly (invalid
+UTF-8, a byte order mark, a stray "\\r" or \\x01 byte, a line over 2 MB) is landed instead in
+newline-aligned chunks of 4 MiB that Python splits on "\\n" (exact 1-based physical line numbers;
+a chunk that is not valid UTF-8 goes through the blob path line by line). Memory stays flat either
+way: DuckDB spills, and chunks are bounded.
 
 - A trailing "\\r" (CRLF files) is not part of the line; everything else is kept byte for byte.
 - A final newline does not make an extra record; a blank line elsewhere is rejected ("empty line").
@@ -18,24 +23,29 @@ rejects; a chunk that is not valid UTF-8 goes through the blob path line by line
   ("does not look like ReDial JSONL").
 """
 
-import hashlib
 import shutil
 import tempfile
 import zipfile
 from collections.abc import Iterator
+from concurrent.futures import Future
 from pathlib import Path, PurePosixPath
 
 import duckdb
 
 from ingest.archives import unsafe_member_reason
+from ingest.database import sql_string_list
 from ingest.errors import DwhError
-from ingest.landing import FileReport, LoadContext, record_file, replace_source_rows
+from ingest.file_facts import FileFacts, scan_file, scanning
+from ingest.landing import FileReport, LoadContext, number_rows_in_file_order, record_file, replace_source_rows, transaction
 
 SOURCE = "redial"
 SPLIT_FILES = {"train_data.jsonl": "train", "test_data.jsonl": "test"}
 MOVIES_FILE = "movies_with_mentions.csv"
 MOVIES_HEADER = "movieId,movieName,nbMentions"
-TABLES = ["raw.redial_conversations", "raw.redial_movies"]
+LINES_TABLE = "raw.redial_conversations"
+TABLES = [LINES_TABLE, "raw.redial_movies"]
+# The CSV-reader path for whole files; tests turn it off to compare it with the chunked path.
+LAND_WHOLE_FILES = True
 # Lines are classified this many bytes at a time, so that memory does not grow with the file.
 CHUNK_BYTES = 4 << 20
 
@@ -82,9 +92,47 @@ select line_number, try(decode(escaped::blob)) as line, coalesce(line, replace(e
 from stripped
 """
 
+# A whole split file as one row per physical line (line_number set afterwards from the position).
+# chr(1) never occurs in a JSON line (control characters must be escaped in JSON text); a line
+# holding one anyway is cut there, which the byte check catches. A blank line reads as NULL.
+LINES_INSERT_SQL = r"""
+insert into raw.redial_conversations
+select ?, ?, ?, 0, coalesce(line, '')
+from read_csv(?, columns = {'line': 'VARCHAR'}, header = false, delim = chr(1), quote = '', escape = '',
+    auto_detect = false, strict_mode = false, encoding = 'utf-8')
+"""
+
+# What a line must be to land: a JSON object, and each field a conversation needs of one of these
+# JSON types (json_type's names). CLASSIFY_SELECT words the reason for each way a line fails.
+CONVERSATION_FIELD_TYPES = {
+    "$": ["OBJECT"],
+    "$.conversationId": ["VARCHAR", "BIGINT", "UBIGINT"],
+    "$.messages": ["ARRAY"],
+    "$.initiatorWorkerId": ["VARCHAR", "BIGINT", "UBIGINT"],
+    "$.respondentWorkerId": ["VARCHAR", "BIGINT", "UBIGINT"],
+    "$.movieMentions": ["OBJECT", "ARRAY"],
+    "$.initiatorQuestions": ["OBJECT", "ARRAY"],
+    "$.respondentQuestions": ["OBJECT", "ARRAY"],
+}
+JSON_PATHS = sql_string_list(list(CONVERSATION_FIELD_TYPES))
+# The types joined with commas (a missing field is skipped, so it cannot match).
+CONVERSATION_TYPES_PATTERN = ",".join("(" + "|".join(types) + ")" for types in CONVERSATION_FIELD_TYPES.values())
+
+# The landed lines of one file that are not conversations, in the shape the classification reads.
+# One expression decides, so DuckDB parses each line once (it repeats a projected expression in
+# every filter that refers to it: three references to json_type's result cost three parses).
+LANDED_NON_CONVERSATIONS_SQL = f"""
+select line_number, raw_line as line, raw_line as shown
+from raw.redial_conversations
+where load_id = ? and file_path = ?
+    and not regexp_full_match(
+        coalesce(array_to_string(try(json_type(raw_line, {JSON_PATHS})), ','), ''),
+        '{CONVERSATION_TYPES_PATTERN}'
+    )
+"""
+
 # reason is null for a line that lands. json_text drops a byte order mark at the start of the file.
-CLASSIFY_SQL = r"""
-create or replace temp table redial_classified as
+CLASSIFY_SELECT = r"""
 with lines as ({lines}),
 texts as (
     select *, case when line_number = 1 then ltrim(line, chr(65279)) else line end as json_text
@@ -95,10 +143,7 @@ typed as (
     -- try() turns a line that is not JSON into null
     select
         *,
-        case when line is not null and not regexp_full_match(json_text, '\s*') then try(json_type(json_text, [
-            '$', '$.conversationId', '$.messages', '$.initiatorWorkerId', '$.respondentWorkerId',
-            '$.movieMentions', '$.initiatorQuestions', '$.respondentQuestions'
-        ])) end as types
+        case when line is not null and not regexp_full_match(json_text, '\s*') then try(json_type(json_text, {json_paths})) end as types
     from texts
 ),
 checked as (
@@ -139,7 +184,7 @@ select
         ), '')
     end as reason
 from checked
-"""
+""".replace("{json_paths}", JSON_PATHS)
 
 MOVIES_READ_SQL = r"""
 select *, row_number() over () as row_number
@@ -228,30 +273,16 @@ def _land_files(ctx: LoadContext, files: dict[str, tuple[Path, str]], given_path
             continue
         path, label = files[name]
         try:
-            size, sha256 = _file_facts(path, label)
             if name == MOVIES_FILE:
+                facts = scan_file(path, label)
                 report = _land_movies(ctx, path, label)
             else:
-                report = _land_jsonl(ctx, path, name, label)
+                report, facts = _land_jsonl(ctx, path, name, label)
         except duckdb.Error as exc:
             raise DwhError(f"{label}: {str(exc).splitlines()[0]}") from exc
-        record_file(ctx, report, given_path, sha256, size)
+        record_file(ctx, report, given_path, facts.sha256, facts.size_bytes)
         reports.append(report)
     return reports
-
-
-def _file_facts(path: Path, label: str) -> tuple[int, str]:
-    """Size in bytes and sha256 of the bytes, in one streaming pass of 1 MiB chunks."""
-    digest = hashlib.sha256()
-    size = 0
-    try:
-        with path.open("rb") as handle:
-            while chunk := handle.read(1 << 20):
-                digest.update(chunk)
-                size += len(chunk)
-    except OSError as exc:
-        raise DwhError(f"{label}: cannot be read ({exc})") from exc
-    return size, digest.hexdigest()
 
 
 def newline_aligned_chunks(path: Path, chunk_bytes: int | None = None) -> Iterator[tuple[int, bytes]]:
@@ -266,20 +297,84 @@ def newline_aligned_chunks(path: Path, chunk_bytes: int | None = None) -> Iterat
             lines_before += chunk.count(b"\n")
 
 
-def _land_jsonl(ctx: LoadContext, path: Path, file_name: str, label: str) -> FileReport:
-    """Land one split file chunk by chunk: good lines to raw.redial_conversations, the others to
-    raw.ingest_rejects. A file in which nothing lands is refused whole."""
+def _land_jsonl(ctx: LoadContext, path: Path, file_name: str, label: str) -> tuple[FileReport, FileFacts]:
+    """Land one split file: good lines to raw.redial_conversations, the others to raw.ingest_rejects.
+    A file in which nothing lands is refused whole."""
+    with scanning(path, label) as scan:
+        landed_whole = LAND_WHOLE_FILES and _land_whole_file(ctx, path, file_name, scan)
+        facts = scan.result()
+    if landed_whole:
+        read, json_lines, rejected, first_reject = _reject_landed_lines(ctx, file_name)
+    else:
+        read, json_lines, rejected, first_reject = _land_in_chunks(ctx, path, file_name)
+    ctx.con.execute("drop table if exists redial_classified")
+    _refuse_foreign_file(label, read, json_lines, rejected, first_reject)
+    return FileReport(SOURCE, file_name, read, read - rejected, rejected), facts
+
+
+def _land_whole_file(ctx: LoadContext, path: Path, file_name: str, scan: "Future[FileFacts]") -> bool:
+    """Land every line of the file with DuckDB's CSV reader; False (and nothing landed) when the
+    rows are not exactly the file's lines, so that the caller lands it in chunks instead."""
+    try:
+        with transaction(ctx.con):
+            ctx.con.execute(LINES_INSERT_SQL, [ctx.load_id, file_name, SPLIT_FILES[file_name], str(path)])
+            rows = number_rows_in_file_order(ctx, LINES_TABLE, "line_number", file_name)
+            line_bytes = ctx.con.execute(
+                f"select coalesce(sum(strlen(raw_line)), 0) from {LINES_TABLE} where load_id = ? and file_path = ?",
+                [ctx.load_id, file_name],
+            ).fetchone()[0]
+            facts = scan.result()
+            if (rows, line_bytes) != (facts.physical_lines, facts.line_content_bytes):
+                raise _NotTheFilesLines
+    except (duckdb.Error, _NotTheFilesLines):
+        return False
+    return True
+
+
+class _NotTheFilesLines(Exception):
+    """The CSV reader's rows differ from the file's physical lines (rolls the landing back)."""
+
+
+def _reject_landed_lines(ctx: LoadContext, file_name: str) -> tuple[int, int, int, tuple | None]:
+    """Classify the landed lines of one file; move those that are not conversations to the rejects.
+    Returns (lines read, lines that are valid JSON, rejected, first reject)."""
+    con = ctx.con
+    con.execute(
+        f"create or replace temp table redial_classified as select * from ({CLASSIFY_SELECT}) where reason is not null"
+        .replace("{lines}", LANDED_NON_CONVERSATIONS_SQL),
+        [ctx.load_id, file_name],
+    )
+    _insert_rejects(ctx, file_name)
+    con.execute(
+        f"""
+        delete from {LINES_TABLE} where load_id = ? and file_path = ?
+            and line_number in (select line_number from redial_classified)
+        """,
+        [ctx.load_id, file_name],
+    )
+    landed = con.execute(f"select count(*) from {LINES_TABLE} where load_id = ? and file_path = ?", [ctx.load_id, file_name]).fetchone()[0]
+    rejected, not_json = con.execute("select count(*), count(*) filter (where not json_ok) from redial_classified").fetchone()
+    read = landed + rejected
+    return read, read - not_json, rejected, _first_reject(ctx)
+
+
+def _land_in_chunks(ctx: LoadContext, path: Path, file_name: str) -> tuple[int, int, int, tuple | None]:
+    """Land one file chunk by chunk (the exact path for files the CSV reader cannot reproduce).
+    Returns (lines read, lines that are valid JSON, rejected, first reject)."""
     read = json_lines = rejected = 0
     first_reject = None
     for lines_before, chunk in newline_aligned_chunks(path):
         counts = _land_chunk(ctx, file_name, lines_before, chunk)
-        first_reject = first_reject or ctx.con.execute(
-            "select line_number, reason, shown from redial_classified where reason is not null order by 1 limit 1"
-        ).fetchone()
+        first_reject = first_reject or _first_reject(ctx)
         read, json_lines, rejected = read + counts[0], json_lines + counts[1], rejected + counts[2]
-    ctx.con.execute("drop table if exists redial_classified")
-    _refuse_foreign_file(label, read, json_lines, rejected, first_reject)
-    return FileReport(SOURCE, file_name, read, read - rejected, rejected)
+    return read, json_lines, rejected, first_reject
+
+
+def _first_reject(ctx: LoadContext) -> tuple | None:
+    """(line number, reason, text) of the first classified line that is rejected."""
+    return ctx.con.execute(
+        "select line_number, reason, shown from redial_classified where reason is not null order by 1 limit 1"
+    ).fetchone()
 
 
 def _land_chunk(ctx: LoadContext, file_name: str, lines_before: int, chunk: bytes) -> tuple[int, int, int]:
@@ -289,25 +384,33 @@ def _land_chunk(ctx: LoadContext, file_name: str, lines_before: int, chunk: byte
         content, lines_sql = chunk.decode("utf-8"), TEXT_LINES_SQL
     except UnicodeDecodeError:
         content, lines_sql = chunk, BLOB_LINES_SQL
-    con.execute(CLASSIFY_SQL.replace("{lines}", lines_sql), [content, lines_before, lines_before])
+    con.execute(
+        "create or replace temp table redial_classified as " + CLASSIFY_SELECT.replace("{lines}", lines_sql),
+        [content, lines_before, lines_before],
+    )
     counts = con.execute(
         "select count(*), count(*) filter (where json_ok), count(*) filter (where reason is not null) from redial_classified"
     ).fetchone()
     con.execute(
-        """
-        insert into raw.redial_conversations
+        f"""
+        insert into {LINES_TABLE}
         select ?, ?, ?, line_number, line from redial_classified where reason is null order by line_number
         """,
         [ctx.load_id, file_name, SPLIT_FILES[file_name]],
     )
-    con.execute(
+    _insert_rejects(ctx, file_name)
+    return counts
+
+
+def _insert_rejects(ctx: LoadContext, file_name: str) -> None:
+    """Copy the rejected lines of redial_classified to raw.ingest_rejects."""
+    ctx.con.execute(
         """
         insert into raw.ingest_rejects
         select ?, ?, ?, line_number, reason, shown from redial_classified where reason is not null order by line_number
         """,
         [ctx.load_id, SOURCE, file_name],
     )
-    return counts
 
 
 def _refuse_foreign_file(label: str, read: int, json_lines: int, rejected: int, first_reject: tuple | None) -> None:

@@ -56,9 +56,7 @@ def land(db_path: Path, lander, path: Path) -> None:  # noqa: ANN001 - any sourc
     con = connect(db_path)
     try:
         ensure_raw_schema(con)
-        con.begin()
         lander(LoadContext(con, "property-test"), path)
-        con.commit()
     finally:
         con.close()
 
@@ -91,6 +89,44 @@ def test_every_redial_line_is_landed_or_rejected(tmp_path_factory: pytest.TempPa
         assert "train_data.jsonl" in str(exc)
         return
     assert sum(landed_and_rejected(db_path, "raw.redial_conversations", "redial")) == len(lines)
+
+
+def landed_lines_and_rejects(root: Path, whole_files: bool) -> tuple:
+    """What landing `root` leaves (ReDial rows and rejects), or the error it raises."""
+    import ingest.redial
+
+    db_path = root / f"whole-{whole_files}.duckdb"
+    ingest.redial.LAND_WHOLE_FILES = whole_files
+    try:
+        land(db_path, land_redial, root)
+    except DwhError as exc:
+        return ("error", str(exc))
+    finally:
+        ingest.redial.LAND_WHOLE_FILES = True
+    with duckdb.connect(str(db_path), read_only=True) as con:
+        return (
+            con.execute("select split, line_number, raw_line from raw.redial_conversations order by 1, 2").fetchall(),
+            con.execute("select file_path, line_number, reason, raw_text from raw.ingest_rejects order by 1, 2").fetchall(),
+        )
+
+
+@PROPERTY_SETTINGS
+@given(
+    lines=st.lists(st.one_of(mutated_bytes(json.dumps(CONVERSATION_391).encode()), st.binary(max_size=12)), min_size=1, max_size=6),
+    terminator=st.sampled_from([b"\n", b"\r\n", b"\r"]),
+    final_terminator=st.booleans(),
+    byte_order_mark=st.booleans(),
+)
+def test_whole_file_reader_lands_exactly_what_the_chunked_path_lands(
+    tmp_path_factory: pytest.TempPathFactory, lines: list[bytes], terminator: bytes, final_terminator: bool, byte_order_mark: bool
+) -> None:
+    """The CSV-reader path must land the same rows, line numbers and rejects as the exact chunked
+    path, whatever bytes the file holds (stray \\r, \\x01, invalid UTF-8, blank lines, a BOM)."""
+    root = tmp_path_factory.mktemp("redial-paths")
+    content = terminator.join([json.dumps(CONVERSATION_391).encode(), *lines]) + (terminator if final_terminator else b"")
+    (root / "train_data.jsonl").write_bytes((b"\xef\xbb\xbf" if byte_order_mark else b"") + content)
+
+    assert landed_lines_and_rejects(root, whole_files=True) == landed_lines_and_rejects(root, whole_files=False)
 
 
 def small_dices_350(root: Path) -> tuple[bytes, list[bytes]]:

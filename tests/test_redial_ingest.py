@@ -11,6 +11,7 @@ import pytest
 from ingest.database import connect, ensure_raw_schema
 from ingest.errors import DwhError
 from ingest.landing import FileReport, LoadContext
+from ingest.loading import SourceRequest, run_ingest
 from ingest.redial import land_redial
 from ingest.sample.redial import write_redial_sample
 
@@ -246,15 +247,8 @@ def con(tmp_path: Path) -> duckdb.DuckDBPyConnection:
 
 
 def land(con: duckdb.DuckDBPyConnection, path: Path, load_id: str = "test-load") -> list[FileReport]:
-    """Land in one transaction, as the command line does; roll back on failure."""
-    con.begin()
-    try:
-        reports = land_redial(LoadContext(con, load_id), path)
-    except Exception:
-        con.rollback()
-        raise
-    con.commit()
-    return reports
+    """Land statement by statement, as `dwh ingest` does inside its staged copy of the warehouse."""
+    return land_redial(LoadContext(con, load_id), path)
 
 
 def write_release(folder: Path, train: list[str] | None, test: list[str] | None, newline: str = "\n") -> Path:
@@ -466,15 +460,17 @@ def test_landing_again_replaces_instead_of_duplicating(con: duckdb.DuckDBPyConne
     assert con.execute("select count(*) from raw.ingest_files where source = 'redial'").fetchone() == (2,)
 
 
-def test_failed_reload_leaves_the_previous_load_in_place(con: duckdb.DuckDBPyConnection, tmp_path: Path) -> None:
+def test_failed_reload_leaves_the_previous_load_in_place(tmp_path: Path) -> None:
+    db_path = tmp_path / "w.duckdb"
     folder = write_release(tmp_path / "r", [LINE_391], None)
-    land(con, folder, "load-1")
+    run_ingest(db_path, [SourceRequest("redial", folder)], progress=lambda step: None)
     (folder / "train_data.jsonl").write_text("movieId,movieName\n1,x\n", encoding="utf-8")
 
     with pytest.raises(DwhError):
-        land(con, folder, "load-2")
+        run_ingest(db_path, [SourceRequest("redial", folder)], progress=lambda step: None)
 
-    assert landed(con) == [("train", 1, LINE_391)]
+    with duckdb.connect(str(db_path), read_only=True) as reader:
+        assert landed(reader) == [("train", 1, LINE_391)]
 
 
 def test_a_csv_handed_in_as_redial_is_refused(con: duckdb.DuckDBPyConnection, tmp_path: Path) -> None:
@@ -564,7 +560,8 @@ def test_small_sample_zip_lands_without_rejects(con: duckdb.DuckDBPyConnection, 
 def test_small_chunks_land_exactly_what_one_chunk_lands(
     con: duckdb.DuckDBPyConnection, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk_bytes: int
 ) -> None:
-    """Files are classified in newline-aligned chunks; chunk boundaries must not move or lose a line."""
+    """The chunked path (for files the CSV reader cannot reproduce) lands what the whole-file path
+    lands; chunk boundaries must not move or lose a line."""
     lines = [conversation_line(str(i)) for i in range(12)]
     lines[3] = lines[3][:40]  # truncated
     lines[7] = ""  # blank line in the middle
@@ -574,7 +571,26 @@ def test_small_chunks_land_exactly_what_one_chunk_lands(
     whole = (landed(con), rejects(con))
     import ingest.redial
 
+    monkeypatch.setattr(ingest.redial, "LAND_WHOLE_FILES", False)
     monkeypatch.setattr(ingest.redial, "CHUNK_BYTES", chunk_bytes)
     land(con, folder)
     assert (landed(con), rejects(con)) == whole
     assert [line for _, line, _, _ in whole[1]] == [4, 8, 13]
+
+
+def test_a_large_file_keeps_every_line_number_across_the_readers_batches(con: duckdb.DuckDBPyConnection, tmp_path: Path) -> None:
+    """Large enough (~40 MB) for DuckDB to read it in parallel batches and several row groups."""
+    template = conversation_line("{id}", messages=[], movieMentions={}, initiatorQuestions={}, respondentQuestions={})
+    n_lines = 300_000
+    lines = [template.replace('"{id}"', str(i)) for i in range(1, n_lines + 1)]
+    lines[150_000] = lines[150_000][:30]
+    write_release(tmp_path / "big", lines, None)
+
+    reports = land(con, tmp_path / "big")
+
+    assert (reports[0].records_read, reports[0].records_landed) == (n_lines, n_lines - 1)
+    assert con.execute(
+        "select count(*), count(*) filter (where line_number = (raw_line::json->>'conversationId')::bigint) "
+        "from raw.redial_conversations"
+    ).fetchone() == (n_lines - 1, n_lines - 1)
+    assert [row[1] for row in rejects(con)] == [150_001]
