@@ -10,14 +10,21 @@ from ingest.errors import DwhError
 
 
 # DuckDB caches pages up to 80% of RAM by default; a bound makes it spill to disk instead, so an
-# ingest's memory stays flat as the releases grow (DWH_MEMORY_LIMIT overrides it).
-DEFAULT_MEMORY_LIMIT = "768MB"
+# ingest's memory stays flat as the releases grow (DWH_MEMORY_LIMIT overrides it). Measured at
+# scale 10 (BENCHMARKS.md): 512MB made the CSV-to-table writes ~40% slower; 640MB keeps the
+# process under ~900 MiB with ReDial and DICES landing side by side.
+DEFAULT_MEMORY_LIMIT = "640MB"
 
 
 def connect(db_path: Path) -> duckdb.DuckDBPyConnection:
     """Open the warehouse read-write, creating its folder; a locked file is a clear error."""
     db_path.parent.mkdir(parents=True, exist_ok=True)
-    config = {"memory_limit": os.environ.get("DWH_MEMORY_LIMIT", DEFAULT_MEMORY_LIMIT)}
+    config = {
+        "memory_limit": os.environ.get("DWH_MEMORY_LIMIT", DEFAULT_MEMORY_LIMIT),
+        # returns freed memory to the system as it goes: without it, concurrent landings kept
+        # 100-250 MiB more resident than the limit
+        "allocator_background_threads": True,
+    }
     try:
         return duckdb.connect(str(db_path), config=config)
     except duckdb.IOException as exc:

@@ -2,6 +2,7 @@
 
 import uuid
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -65,17 +66,53 @@ def _land_into(db_path: Path, requests: list[SourceRequest], progress: Callable[
         con.close()
 
 
+# Sources whose landing changes a global DuckDB setting (DUO turns insertion order off while it
+# reads thousands of small files), so they land alone, before the others.
+LANDS_ALONE = {"duo"}
+
+
 def _land_all(con: duckdb.DuckDBPyConnection, load_id: str, requests: list[SourceRequest], progress: Callable[[str], None]) -> list[FileReport]:
+    """Land every request; the others concurrently, each on its own connection (cursor).
+
+    DuckDB writes a table from mostly one thread, so landing ReDial and DICES side by side keeps
+    both cores busy. They touch different raw tables; the shared bookkeeping tables only get
+    appends and deletes of their own source's rows.
+    """
     con.execute(
         "insert into raw.ingest_loads values (?, current_timestamp, null, string_split(?, ','), ?)",
         [load_id, ",".join(r.source for r in requests), __version__],
     )
-    reports: list[FileReport] = []
-    for request in tqdm(requests, desc="landing", unit="source", disable=None):
-        progress(f"{request.source}: {request.path}")
-        reports += landers()[request.source](LoadContext(con, load_id), request.path)
+    reports: dict[SourceRequest, list[FileReport]] = {}
+    with tqdm(total=len(requests), desc="landing", unit="source", disable=None) as bar:
+        for request in [r for r in requests if r.source in LANDS_ALONE]:
+            reports[request] = _land_source(con, load_id, request, progress)
+            bar.update()
+        reports.update(_land_concurrently(con, load_id, [r for r in requests if r.source not in LANDS_ALONE], progress, bar))
     con.execute("update raw.ingest_loads set finished_at = current_timestamp where load_id = ?", [load_id])
-    return reports
+    return [report for request in requests for report in reports[request]]
+
+
+def _land_concurrently(
+    con: duckdb.DuckDBPyConnection, load_id: str, requests: list[SourceRequest], progress: Callable[[str], None], bar: tqdm
+) -> dict[SourceRequest, list[FileReport]]:
+    """Land the requests in parallel threads; when any fails, the first failure (in request order) is raised."""
+    if not requests:
+        return {}
+    cursors = {request: con.cursor() for request in requests}
+    try:
+        with ThreadPoolExecutor(max_workers=len(requests), thread_name_prefix="dwh-land") as pool:
+            futures = {pool.submit(_land_source, cursors[r], load_id, r, progress): r for r in requests}
+            for _ in as_completed(futures):
+                bar.update()
+        return {request: future.result() for future, request in futures.items()}
+    finally:
+        for cursor in cursors.values():
+            cursor.close()
+
+
+def _land_source(con: duckdb.DuckDBPyConnection, load_id: str, request: SourceRequest, progress: Callable[[str], None]) -> list[FileReport]:
+    progress(f"{request.source}: {request.path}")
+    return landers()[request.source](LoadContext(con, load_id), request.path)
 
 
 def format_reports(reports: list[FileReport]) -> str:
