@@ -11,9 +11,10 @@ from ingest.errors import DwhError
 
 # DuckDB caches pages up to 80% of RAM by default; a bound makes it spill to disk instead, so an
 # ingest's memory stays flat as the releases grow (DWH_MEMORY_LIMIT overrides it). Measured at
-# scale 10 (BENCHMARKS.md): 512MB made the CSV-to-table writes ~40% slower; 640MB keeps the
-# process under ~900 MiB with ReDial and DICES landing side by side.
-DEFAULT_MEMORY_LIMIT = "640MB"
+# scale 10 with ReDial and both DICES files landing side by side (BENCHMARKS.md): 512MB took
+# 20.2-20.7 s at 764-819 MiB peak, 640MB 19.2-19.5 s at 853-924 MiB; 512MB keeps a margin
+# under the 1 GiB target.
+DEFAULT_MEMORY_LIMIT = "512MB"
 
 
 def connect(db_path: Path) -> duckdb.DuckDBPyConnection:

@@ -30,7 +30,7 @@ from ingest.dices_columns import COLUMNS, CONFIGS, RAW_TABLES
 from ingest.database import sql_string
 from ingest.errors import DwhError
 from ingest.file_facts import lines_at_offsets, scanning
-from ingest.landing import FileReport, LoadContext, number_rows_in_file_order, record_file, replace_source_rows, transaction
+from ingest.landing import FileReport, LoadContext, in_parallel, number_rows_in_file_order, record_file, replace_source_rows, transaction
 
 SOURCE = "dices"
 REJECT_ERRORS = "dices_reject_errors"
@@ -64,12 +64,14 @@ def land_dices(ctx: LoadContext, path: Path) -> list[FileReport]:
     files = [recognise_file(csv_path, _relative_name(csv_path, path)) for csv_path in find_csv_files(path)]
     _check_one_file_per_config(files, path)
     replace_source_rows(ctx, SOURCE, list(RAW_TABLES.values()))
-    reports = []
-    for found in files:
-        report, sha256, size_bytes = _land_file(ctx, found)
-        record_file(ctx, report, str(path), sha256, size_bytes)
-        reports.append(report)
-    return reports
+    return in_parallel(ctx.con, lambda cursor, found: _land_and_record(LoadContext(cursor, ctx.load_id), found, path), files)
+
+
+def _land_and_record(ctx: LoadContext, found: DicesFile, given: Path) -> FileReport:
+    """Land one file and record it in raw.ingest_files."""
+    report, sha256, size_bytes = _land_file(ctx, found)
+    record_file(ctx, report, str(given), sha256, size_bytes)
+    return report
 
 
 def find_csv_files(path: Path) -> list[Path]:

@@ -1,12 +1,17 @@
 """What every source's landing code shares: the load context and the per-file report."""
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TypeVar
 
 import duckdb
 
 from ingest.errors import DwhError
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
 
 
 @dataclass(frozen=True)
@@ -92,3 +97,30 @@ def number_rows_in_file_order(ctx: LoadContext, table: str, column: str, file_pa
     if rows and highest != rows:
         raise DwhError(f"{file_path}: internal error: its {rows} rows were not appended consecutively (highest number {highest})")
     return int(rows)
+
+
+def in_parallel(
+    con: duckdb.DuckDBPyConnection,
+    work: Callable[[duckdb.DuckDBPyConnection, Item], Result],
+    items: list[Item],
+    on_done: Callable[[], None] | None = None,
+) -> list[Result]:
+    """`work(cursor, item)` for every item, each in its own thread on its own cursor of `con`.
+
+    DuckDB writes a table from mostly one thread, so independent files landed side by side keep
+    both cores busy. Results come in item order; when any item fails, the first failure in item
+    order is raised once all have finished. Temp tables are per cursor, so items do not share them.
+    """
+    if not items:
+        return []
+    cursors = [con.cursor() for _ in items]
+    try:
+        with ThreadPoolExecutor(max_workers=len(items), thread_name_prefix="dwh-land") as pool:
+            futures = [pool.submit(work, cursor, item) for cursor, item in zip(cursors, items)]
+            for _ in as_completed(futures):
+                if on_done:
+                    on_done()
+        return [future.result() for future in futures]
+    finally:
+        for cursor in cursors:
+            cursor.close()

@@ -2,7 +2,6 @@
 
 import uuid
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -14,7 +13,7 @@ from ingest import __version__
 from ingest.database import connect, ensure_raw_schema
 from ingest.duo import land_duo
 from ingest.errors import DwhError
-from ingest.landing import FileReport, LoadContext
+from ingest.landing import FileReport, LoadContext, in_parallel
 from ingest.publish import publish, staged_copy, writer_lock
 
 Lander = Callable[[LoadContext, Path], list[FileReport]]
@@ -72,11 +71,10 @@ LANDS_ALONE = {"duo"}
 
 
 def _land_all(con: duckdb.DuckDBPyConnection, load_id: str, requests: list[SourceRequest], progress: Callable[[str], None]) -> list[FileReport]:
-    """Land every request; the others concurrently, each on its own connection (cursor).
+    """Land every request: those in LANDS_ALONE first, then the others side by side (`in_parallel`).
 
-    DuckDB writes a table from mostly one thread, so landing ReDial and DICES side by side keeps
-    both cores busy. They touch different raw tables; the shared bookkeeping tables only get
-    appends and deletes of their own source's rows.
+    The sources touch different raw tables; the shared bookkeeping tables only get appends and
+    deletes of each source's own rows.
     """
     con.execute(
         "insert into raw.ingest_loads values (?, current_timestamp, null, string_split(?, ','), ?)",
@@ -87,27 +85,11 @@ def _land_all(con: duckdb.DuckDBPyConnection, load_id: str, requests: list[Sourc
         for request in [r for r in requests if r.source in LANDS_ALONE]:
             reports[request] = _land_source(con, load_id, request, progress)
             bar.update()
-        reports.update(_land_concurrently(con, load_id, [r for r in requests if r.source not in LANDS_ALONE], progress, bar))
+        side_by_side = [r for r in requests if r.source not in LANDS_ALONE]
+        landed = in_parallel(con, lambda cursor, request: _land_source(cursor, load_id, request, progress), side_by_side, bar.update)
+        reports.update(zip(side_by_side, landed))
     con.execute("update raw.ingest_loads set finished_at = current_timestamp where load_id = ?", [load_id])
     return [report for request in requests for report in reports[request]]
-
-
-def _land_concurrently(
-    con: duckdb.DuckDBPyConnection, load_id: str, requests: list[SourceRequest], progress: Callable[[str], None], bar: tqdm
-) -> dict[SourceRequest, list[FileReport]]:
-    """Land the requests in parallel threads; when any fails, the first failure (in request order) is raised."""
-    if not requests:
-        return {}
-    cursors = {request: con.cursor() for request in requests}
-    try:
-        with ThreadPoolExecutor(max_workers=len(requests), thread_name_prefix="dwh-land") as pool:
-            futures = {pool.submit(_land_source, cursors[r], load_id, r, progress): r for r in requests}
-            for _ in as_completed(futures):
-                bar.update()
-        return {request: future.result() for future, request in futures.items()}
-    finally:
-        for cursor in cursors.values():
-            cursor.close()
 
 
 def _land_source(con: duckdb.DuckDBPyConnection, load_id: str, request: SourceRequest, progress: Callable[[str], None]) -> list[FileReport]:

@@ -193,3 +193,24 @@ def test_values_that_break_documented_rules_fail_the_build_naming_them(tmp_path:
     assert re.search(r"duo:en:0002\s+ed\s+consistency\s+five", scores), scores
     repeated = built.stdout[built.stdout.index("FAIL: redial_conversation_ids_unique"):].split("\n\n")[0]
     assert re.search(r"391\s+test_data\.jsonl\s+3", repeated) and re.search(r"391\s+train_data\.jsonl\s+1", repeated), repeated
+
+
+def test_a_source_failing_beside_another_publishes_nothing(tmp_path: Path) -> None:
+    """ReDial and DICES land side by side; when ReDial fails, the error names its file and the
+    warehouse keeps what the previous load published, DICES rows included."""
+    dices = write_dices_sample(tmp_path / "releases", seed=2, items_350=1, items_990=1)[0].parent.parent
+    db_path = tmp_path / "warehouse.duckdb"
+    run_dwh(["ingest", "--dices", str(dices)], db_path, check=True)
+    count_sql = "select (select count(*) from raw.dices_350) + (select count(*) from raw.dices_990), count(*) from raw.ingest_loads"
+    with duckdb.connect(str(db_path), read_only=True) as con:
+        before = con.execute(count_sql).fetchone()
+    not_redial = redial_folder(tmp_path / "bad", train=b"movieId,movieName\n1,x\n")
+
+    completed = run_dwh(["ingest", "--redial", str(not_redial), "--dices", str(dices)], db_path)
+
+    assert completed.returncode == 1 and "Traceback" not in completed.stderr
+    last_line = completed.stderr.strip().splitlines()[-1]
+    assert last_line.startswith("dwh: error:") and "train_data.jsonl: does not look like ReDial JSONL" in last_line
+    with duckdb.connect(str(db_path), read_only=True) as con:
+        assert con.execute(count_sql).fetchone() == before
+    assert before[0] > 0
