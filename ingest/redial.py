@@ -304,7 +304,8 @@ def _land_jsonl(ctx: LoadContext, path: Path, file_name: str, label: str) -> tup
         landed_whole = LAND_WHOLE_FILES and _land_whole_file(ctx, path, file_name, scan)
         facts = scan.result()
     if landed_whole:
-        read, json_lines, rejected, first_reject = _reject_landed_lines(ctx, file_name)
+        read = facts.physical_lines  # what _land_whole_file landed, checked against the file
+        json_lines, rejected, first_reject = _reject_landed_lines(ctx, file_name, read)
     else:
         read, json_lines, rejected, first_reject = _land_in_chunks(ctx, path, file_name)
     ctx.con.execute("drop table if exists redial_classified")
@@ -335,9 +336,9 @@ class _NotTheFilesLines(Exception):
     """The CSV reader's rows differ from the file's physical lines (rolls the landing back)."""
 
 
-def _reject_landed_lines(ctx: LoadContext, file_name: str) -> tuple[int, int, int, tuple | None]:
+def _reject_landed_lines(ctx: LoadContext, file_name: str, lines_read: int) -> tuple[int, int, tuple | None]:
     """Classify the landed lines of one file; move those that are not conversations to the rejects.
-    Returns (lines read, lines that are valid JSON, rejected, first reject)."""
+    Returns (lines that are valid JSON, rejected, first reject)."""
     con = ctx.con
     con.execute(
         f"create or replace temp table redial_classified as select * from ({CLASSIFY_SELECT}) where reason is not null"
@@ -352,10 +353,8 @@ def _reject_landed_lines(ctx: LoadContext, file_name: str) -> tuple[int, int, in
         """,
         [ctx.load_id, file_name],
     )
-    landed = con.execute(f"select count(*) from {LINES_TABLE} where load_id = ? and file_path = ?", [ctx.load_id, file_name]).fetchone()[0]
     rejected, not_json = con.execute("select count(*), count(*) filter (where not json_ok) from redial_classified").fetchone()
-    read = landed + rejected
-    return read, read - not_json, rejected, _first_reject(ctx)
+    return lines_read - not_json, rejected, _first_reject(ctx)
 
 
 def _land_in_chunks(ctx: LoadContext, path: Path, file_name: str) -> tuple[int, int, int, tuple | None]:
