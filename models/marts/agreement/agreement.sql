@@ -1,0 +1,322 @@
+-- One row per (source, scope, rating kind, question, rater group): how much the group's raters
+-- agree among themselves (Krippendorff's α), with the raters outside the group (xRR), and the
+-- ratio of the two (GAI), from per-unit value counts (no pairs of raters are ever formed).
+with
+
+units as (
+
+    select * from {{ ref('int_agreement__units') }}
+
+),
+
+value_labels as (
+
+    select * from {{ ref('int_agreement__value_labels') }}
+
+),
+
+unit_value_counts as (
+
+    select * from {{ ref('int_agreement__unit_value_counts') }}
+
+),
+
+group_value_counts as (
+
+    select * from {{ ref('int_agreement__group_value_counts') }}
+
+),
+
+rater_groups as (
+
+    select * from {{ ref('int_agreement__rater_groups') }}
+
+),
+
+rater_questions as (
+
+    select * from {{ ref('int_agreement__rater_questions') }}
+
+),
+
+questions as (
+
+    select distinct
+        question_id,
+        source,
+        scope,
+        rating_kind,
+        question,
+        level_of_measurement,
+        n_labels
+    from units
+
+),
+
+groups as (
+
+    select distinct
+        group_id,
+        group_dimension,
+        group_value
+    from rater_groups
+
+),
+
+-- every question of a scope, for every group with a rater who rated in that scope
+group_questions as (
+
+    select distinct
+        rater_groups.group_id,
+        questions.question_id
+    from rater_questions
+    inner join rater_groups on rater_questions.rater_number = rater_groups.rater_number
+    inner join questions
+        on
+            rater_questions.source = questions.source
+            and rater_questions.scope = questions.scope
+
+),
+
+raters_per_group as (
+
+    select
+        rater_groups.group_id,
+        rater_questions.question_id,
+        count(*) as n_raters
+    from rater_questions
+    inner join rater_groups on rater_questions.rater_number = rater_groups.rater_number
+    where rater_questions.n_values > 0
+    group by rater_groups.group_id, rater_questions.question_id
+
+),
+
+group_units as (
+
+    select distinct
+        group_id,
+        unit_id
+    from group_value_counts
+
+),
+
+-- every value of each unit the group gave a value to: the group's count and everyone else's
+cells as (
+
+    select
+        group_units.group_id,
+        group_units.unit_id,
+        unit_value_counts.value_code,
+        value_labels.value_numeric,
+        coalesce(group_value_counts.n_values, 0) as n_group,
+        unit_value_counts.n_values - coalesce(group_value_counts.n_values, 0) as n_others
+    from group_units
+    inner join unit_value_counts on group_units.unit_id = unit_value_counts.unit_id
+    inner join value_labels on unit_value_counts.value_code = value_labels.value_code
+    left join group_value_counts
+        on
+            group_units.group_id = group_value_counts.group_id
+            and group_units.unit_id = group_value_counts.unit_id
+            and unit_value_counts.value_code = group_value_counts.value_code
+
+),
+
+per_group_unit as (
+
+    select
+        cells.group_id,
+        cells.unit_id,
+        units.question_id,
+        units.n_labels,
+        sum(cells.n_group) as n_group,
+        sum(cells.n_others) as n_others,
+        sum(cells.n_group * cells.n_group) as group_same_value_pairs,
+        sum(cells.n_group * cells.n_others) as cross_same_value_pairs,
+        sum(cells.n_group * cells.value_numeric) as group_value_sum,
+        sum(cells.n_group * cells.value_numeric * cells.value_numeric) as group_value_square_sum,
+        max(cells.n_group) as group_plurality_count,
+        sum(case when cells.n_group > 0 then cells.n_group * ln(cells.n_group) else 0 end) as group_count_log_sum
+    from cells
+    inner join units on cells.unit_id = units.unit_id
+    group by cells.group_id, cells.unit_id, units.question_id, units.n_labels
+
+),
+
+classified_units as (
+
+    select
+        *,
+        n_group >= 2 as is_pairable,
+        n_group >= 1 and n_others >= 1 as is_rated_by_both,
+        case
+            when group_plurality_count = n_group then 0.0
+            else ln(n_group) - group_count_log_sum / n_group
+        end as group_entropy
+    from per_group_unit
+
+),
+
+-- per value: how often the group gave it on its pairable units, and how often the group and
+-- everyone else gave it on the units both rated
+value_totals as (
+
+    select
+        classified_units.group_id,
+        classified_units.question_id,
+        cells.value_code,
+        sum(cells.n_group) filter (where classified_units.is_pairable) as pairable_count,
+        sum(cells.n_group) filter (where classified_units.is_rated_by_both) as group_count_on_shared_units,
+        sum(cells.n_others) filter (where classified_units.is_rated_by_both) as others_count_on_shared_units
+    from cells
+    inner join classified_units
+        on
+            cells.group_id = classified_units.group_id
+            and cells.unit_id = classified_units.unit_id
+    group by classified_units.group_id, classified_units.question_id, cells.value_code
+
+),
+
+expected_parts as (
+
+    select
+        group_id,
+        question_id,
+        sum(pairable_count * pairable_count) as pairable_same_value_pairs,
+        sum(group_count_on_shared_units * others_count_on_shared_units) as shared_same_value_pairs
+    from value_totals
+    group by group_id, question_id
+
+),
+
+per_group_question as (
+
+    select
+        group_id,
+        question_id,
+        count(*) filter (where is_pairable) as n_units,
+        coalesce(sum(n_group) filter (where is_pairable), 0) as n_values,
+        sum((n_group * n_group - group_same_value_pairs) / (n_group - 1))
+        filter (where is_pairable) as nominal_disagreeing_pairs,
+        sum(2 * (n_group * group_value_square_sum - group_value_sum * group_value_sum) / (n_group - 1))
+        filter (where is_pairable) as interval_squared_differences,
+        sum(group_value_sum) filter (where is_pairable) as pairable_value_sum,
+        sum(group_value_square_sum) filter (where is_pairable) as pairable_value_square_sum,
+        count(*) filter (where is_rated_by_both) as n_xrr_units,
+        sum(n_group) filter (where is_rated_by_both) as n_group_values_on_shared_units,
+        sum(n_others) filter (where is_rated_by_both) as n_others_values_on_shared_units,
+        sum((n_group + n_others) * (1 - cross_same_value_pairs / (n_group * n_others)))
+        filter (where is_rated_by_both) as xrr_weighted_disagreement,
+        avg(ln(n_labels) - group_entropy) filter (where n_group >= 1) as mean_negentropy,
+        avg(group_plurality_count / n_group) filter (where n_group >= 1) as mean_plurality_share
+    from classified_units
+    group by group_id, question_id
+
+),
+
+disagreements as (
+
+    select
+        group_questions.group_id,
+        group_questions.question_id,
+        coalesce(per_group_question.n_units, 0) as n_units,
+        coalesce(per_group_question.n_values, 0) as n_values,
+        case
+            when questions.level_of_measurement = 'nominal'
+                then per_group_question.nominal_disagreeing_pairs / per_group_question.n_values
+            else per_group_question.interval_squared_differences / per_group_question.n_values
+        end as observed_disagreement,
+        case
+            when per_group_question.n_values >= 2
+                then
+                    case
+                        when questions.level_of_measurement = 'nominal'
+                            then
+                                per_group_question.n_values * per_group_question.n_values
+                                - expected_parts.pairable_same_value_pairs
+                        else
+                            2 * (
+                                per_group_question.n_values * per_group_question.pairable_value_square_sum
+                                - per_group_question.pairable_value_sum * per_group_question.pairable_value_sum
+                            )
+                    end
+                    / (per_group_question.n_values * (per_group_question.n_values - 1))
+        end as expected_disagreement,
+        per_group_question.n_xrr_units,
+        per_group_question.xrr_weighted_disagreement
+        / (
+            per_group_question.n_group_values_on_shared_units + per_group_question.n_others_values_on_shared_units
+        ) as xrr_observed_disagreement,
+        (
+            per_group_question.n_group_values_on_shared_units * per_group_question.n_others_values_on_shared_units
+            - expected_parts.shared_same_value_pairs
+        )
+        / (
+            per_group_question.n_group_values_on_shared_units * per_group_question.n_others_values_on_shared_units
+        ) as xrr_expected_disagreement,
+        per_group_question.mean_negentropy,
+        per_group_question.mean_plurality_share
+    from group_questions
+    inner join questions on group_questions.question_id = questions.question_id
+    left join per_group_question
+        on
+            group_questions.group_id = per_group_question.group_id
+            and group_questions.question_id = per_group_question.question_id
+    left join expected_parts
+        on
+            group_questions.group_id = expected_parts.group_id
+            and group_questions.question_id = expected_parts.question_id
+
+),
+
+coefficients as (
+
+    select
+        disagreements.*,
+        1 - disagreements.observed_disagreement / nullif(disagreements.expected_disagreement, 0) as alpha,
+        case
+            when groups.group_dimension <> 'all' and questions.level_of_measurement = 'nominal'
+                then 1 - disagreements.xrr_observed_disagreement / nullif(disagreements.xrr_expected_disagreement, 0)
+        end as xrr
+    from disagreements
+    inner join groups on disagreements.group_id = groups.group_id
+    inner join questions on disagreements.question_id = questions.question_id
+
+),
+
+final as (
+
+    select
+        questions.source,
+        questions.scope,
+        questions.rating_kind,
+        questions.question,
+        groups.group_dimension,
+        groups.group_value,
+        questions.level_of_measurement,
+        cast(questions.n_labels as bigint) as n_labels,
+        coalesce(raters_per_group.n_raters, 0) as n_raters,
+        coefficients.n_units,
+        cast(coefficients.n_values as bigint) as n_values,
+        case when coefficients.n_values >= 2 then coefficients.observed_disagreement end as observed_disagreement,
+        coefficients.expected_disagreement,
+        coefficients.alpha,
+        coalesce(coefficients.n_xrr_units, 0) as n_xrr_units,
+        case when coefficients.xrr is not null then coefficients.xrr_observed_disagreement end
+            as xrr_observed_disagreement,
+        case when coefficients.xrr is not null then coefficients.xrr_expected_disagreement end
+            as xrr_expected_disagreement,
+        coefficients.xrr,
+        coefficients.alpha / nullif(coefficients.xrr, 0) as gai,
+        coefficients.mean_negentropy,
+        coefficients.mean_plurality_share
+    from coefficients
+    inner join groups on coefficients.group_id = groups.group_id
+    inner join questions on coefficients.question_id = questions.question_id
+    left join raters_per_group
+        on
+            coefficients.group_id = raters_per_group.group_id
+            and coefficients.question_id = raters_per_group.question_id
+
+)
+
+select * from final

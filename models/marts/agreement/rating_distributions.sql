@@ -1,0 +1,109 @@
+-- One row per unit (what several raters judged) that holds at least one value: how its values
+-- are spread and how much its raters disagree.
+with
+
+units as (
+
+    select * from {{ ref('int_agreement__units') }}
+
+),
+
+value_labels as (
+
+    select * from {{ ref('int_agreement__value_labels') }}
+
+),
+
+unit_value_counts as (
+
+    select * from {{ ref('int_agreement__unit_value_counts') }}
+
+),
+
+unit_raters as (
+
+    select * from {{ ref('int_agreement__unit_raters') }}
+
+),
+
+raters_per_unit as (
+
+    select
+        unit_id,
+        count(*) filter (where n_values > 0) as n_raters,
+        sum(n_missing) as n_missing
+    from unit_raters
+    group by unit_id
+
+),
+
+labelled_counts as (
+
+    select
+        unit_value_counts.unit_id,
+        unit_value_counts.n_values,
+        unit_value_counts.n_unit_values,
+        value_labels.value_text,
+        value_labels.value_numeric,
+        unit_value_counts.n_values / unit_value_counts.n_unit_values as share,
+        unit_value_counts.plurality_count
+    from unit_value_counts
+    inner join value_labels on unit_value_counts.value_code = value_labels.value_code
+
+),
+
+per_unit as (
+
+    select
+        unit_id,
+        sum(n_values) as n_ratings,
+        count(*) as n_distinct_values,
+        map_from_entries(list((value_text, n_values) order by value_text)) as value_counts,
+        min(value_text) filter (where n_values = plurality_count) as plurality_value,
+        max(plurality_count) / sum(n_values) as plurality_share,
+        -sum(share * ln(share)) as entropy,
+        sum(n_values * value_numeric) as value_sum,
+        sum(n_values * value_numeric * value_numeric) as value_square_sum
+    from labelled_counts
+    group by unit_id
+
+),
+
+final as (
+
+    select
+        units.dialogue_key,
+        units.rating_kind,
+        units.question,
+        units.movie_id,
+        units.source,
+        units.scope,
+        units.level_of_measurement,
+        cast(per_unit.n_ratings as bigint) as n_ratings,
+        raters_per_unit.n_raters,
+        cast(raters_per_unit.n_missing as bigint) as n_missing,
+        per_unit.n_distinct_values,
+        per_unit.value_counts,
+        per_unit.plurality_value,
+        per_unit.plurality_share,
+        per_unit.entropy,
+        cast(units.n_labels as bigint) as n_labels,
+        ln(units.n_labels) - per_unit.entropy as negentropy,
+        case
+            when units.level_of_measurement = 'interval'
+                then per_unit.value_sum / per_unit.n_ratings
+        end as mean_value,
+        case
+            when units.level_of_measurement = 'interval' and per_unit.n_ratings > 1
+                then sqrt(
+                    (per_unit.n_ratings * per_unit.value_square_sum - per_unit.value_sum * per_unit.value_sum)
+                    / (per_unit.n_ratings * (per_unit.n_ratings - 1))
+                )
+        end as sd_value
+    from per_unit
+    inner join units on per_unit.unit_id = units.unit_id
+    inner join raters_per_unit on per_unit.unit_id = raters_per_unit.unit_id
+
+)
+
+select * from final

@@ -1,0 +1,78 @@
+-- The agreement marts read DICES answers before their keys are built (int_agreement__values):
+-- per source, kind and question they must hold exactly the judgements `ratings` holds, and the
+-- same number of missing ones. Fails naming the question whose counts differ.
+with
+
+ratings as (
+
+    select * from {{ ref('ratings') }}
+    where rating_kind in ('objective', 'movie_form', 'safety')
+
+),
+
+agreement_values as (
+
+    select * from {{ ref('int_agreement__values') }}
+
+),
+
+units as (
+
+    select * from {{ ref('int_agreement__units') }}
+
+),
+
+rating_counts as (
+
+    select
+        source,
+        rating_kind,
+        question,
+        count(*) as n_judgements,
+        count(*) filter (
+            where
+            (source = 'dices' and value_label is null)
+            or (source <> 'dices' and {{ agreement_value_is_missing('rating_kind', 'question', 'value_numeric') }})
+        ) as n_missing
+    from ratings
+    group by source, rating_kind, question
+
+),
+
+value_counts as (
+
+    select
+        units.source,
+        units.rating_kind,
+        units.question,
+        count(*) as n_judgements,
+        count(*) filter (where agreement_values.value_code is null) as n_missing
+    from agreement_values
+    inner join units on agreement_values.unit_id = units.unit_id
+    group by units.source, units.rating_kind, units.question
+
+),
+
+final as (
+
+    select
+        coalesce(rating_counts.source, value_counts.source) as source,
+        coalesce(rating_counts.rating_kind, value_counts.rating_kind) as rating_kind,
+        coalesce(rating_counts.question, value_counts.question) as question,
+        rating_counts.n_judgements as n_in_ratings,
+        value_counts.n_judgements as n_in_agreement_values,
+        rating_counts.n_missing as n_missing_in_ratings,
+        value_counts.n_missing as n_missing_in_agreement_values
+    from rating_counts
+    full outer join value_counts
+        on
+            rating_counts.source = value_counts.source
+            and rating_counts.rating_kind = value_counts.rating_kind
+            and rating_counts.question = value_counts.question
+    where
+        rating_counts.n_judgements is distinct from value_counts.n_judgements
+        or rating_counts.n_missing is distinct from value_counts.n_missing
+
+)
+
+select * from final
