@@ -29,3 +29,11 @@ def real_duo() -> Path:
     if not REAL_DUO.is_dir():
         pytest.skip(f"real DUO release not found at {REAL_DUO} (only the project's CI machine has it)")
     return REAL_DUO
+
+
+def query(db_path: Path, sql: str) -> list[tuple]:
+    """Rows of `sql` on the warehouse at `db_path`, opened read-only as a BI tool would."""
+    import duckdb
+
+    with duckdb.connect(str(db_path), read_only=True) as con:
+        return con.execute(sql).fetchall()

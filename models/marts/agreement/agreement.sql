@@ -301,12 +301,13 @@ final as (
         coefficients.expected_disagreement,
         coefficients.alpha,
         coalesce(coefficients.n_xrr_units, 0) as n_xrr_units,
-        case when coefficients.xrr is not null then coefficients.xrr_observed_disagreement end
+        case when coefficients.n_xrr_units > 0 then coefficients.xrr_observed_disagreement end
             as xrr_observed_disagreement,
-        case when coefficients.xrr is not null then coefficients.xrr_expected_disagreement end
+        case when coefficients.n_xrr_units > 0 then coefficients.xrr_expected_disagreement end
             as xrr_expected_disagreement,
         coefficients.xrr,
-        coefficients.alpha / nullif(coefficients.xrr, 0) as gai,
+        -- an xRR within rounding of 0 is 0: the ratio would be float noise
+        case when abs(coefficients.xrr) >= 1e-12 then coefficients.alpha / coefficients.xrr end as gai,
         coefficients.mean_negentropy,
         coefficients.mean_plurality_share
     from coefficients
