@@ -313,6 +313,23 @@ def test_built_sample_matches_the_reference(small_sample_warehouse: duckdb.DuckD
     assert agreement["alpha"].notna().sum() > 100 and agreement["xrr"].notna().sum() > 100
 
 
+def test_grasp_figures_sit_beside_the_warehouses_own(small_sample_warehouse: duckdb.DuckDBPyConnection) -> None:
+    published = small_sample_warehouse.execute("select count(*) from marts.grasp_published_figures").fetchone()[0]
+    rows = small_sample_warehouse.execute("""
+        select c.grasp_group, c.alpha, a.alpha, c.grasp_irr, c.alpha_difference, c.why_not_equal
+        from marts.grasp_comparison c
+        join marts.agreement a on a.source = 'dices' and a.scope = '350' and a.question = 'Q_overall'
+            and a.group_dimension = c.group_dimension and a.group_value = c.group_value""").fetchall()
+    groups_in_sample = small_sample_warehouse.execute("""
+        select count(*) from marts.grasp_published_figures p
+        where exists (select 1 from marts.agreement a where a.scope = '350' and a.question = 'Q_overall'
+                      and a.group_dimension = p.group_dimension and a.group_value = p.group_value)""").fetchone()[0]
+    assert published == 20 and len(rows) == groups_in_sample >= 10
+    for group, alpha, agreement_alpha, grasp_irr, difference, why in rows:
+        assert alpha == agreement_alpha and abs(difference - (alpha - grasp_irr)) < 1e-12, group
+        assert "104 of the 123 raters" in why
+
+
 # ---------------------------------------------------------------------- the real DUO release
 
 @pytest.fixture(scope="module")
