@@ -91,100 +91,102 @@ raters_per_group as (
 
 ),
 
-group_units as (
-
-    select distinct
-        group_id,
-        unit_id
-    from group_value_counts
-
-),
-
--- every value of each unit the group gave a value to: the group's count and everyone else's
-cells as (
-
-    select
-        group_units.group_id,
-        group_units.unit_id,
-        unit_value_counts.value_code,
-        value_labels.value_numeric,
-        coalesce(group_value_counts.n_values, 0) as n_group,
-        unit_value_counts.n_values - coalesce(group_value_counts.n_values, 0) as n_others
-    from group_units
-    inner join unit_value_counts on group_units.unit_id = unit_value_counts.unit_id
-    inner join value_labels on unit_value_counts.value_code = value_labels.value_code
-    left join group_value_counts
-        on
-            group_units.group_id = group_value_counts.group_id
-            and group_units.unit_id = group_value_counts.unit_id
-            and unit_value_counts.value_code = group_value_counts.value_code
-
-),
-
+-- the group's counts on each unit it gave a value to, beside the unit's counts of all raters
 per_group_unit as (
 
     select
-        cells.group_id,
-        cells.unit_id,
-        units.question_id,
-        units.n_labels,
-        sum(cells.n_group) as n_group,
-        sum(cells.n_others) as n_others,
-        sum(cells.n_group * cells.n_group) as group_same_value_pairs,
-        sum(cells.n_group * cells.n_others) as cross_same_value_pairs,
-        sum(cells.n_group * cells.value_numeric) as group_value_sum,
-        sum(cells.n_group * cells.value_numeric * cells.value_numeric) as group_value_square_sum,
-        max(cells.n_group) as group_plurality_count,
-        sum(case when cells.n_group > 0 then cells.n_group * ln(cells.n_group) else 0 end) as group_count_log_sum
-    from cells
-    inner join units on cells.unit_id = units.unit_id
-    group by cells.group_id, cells.unit_id, units.question_id, units.n_labels
+        group_value_counts.group_id,
+        group_value_counts.unit_id,
+        sum(group_value_counts.n_values) as n_group,
+        any_value(unit_value_counts.n_unit_values) - sum(group_value_counts.n_values) as n_others,
+        sum(group_value_counts.n_values * group_value_counts.n_values) as group_same_value_pairs,
+        sum(group_value_counts.n_values * (unit_value_counts.n_values - group_value_counts.n_values))
+            as cross_same_value_pairs,
+        sum(group_value_counts.n_values * value_labels.value_numeric) as group_value_sum,
+        sum(group_value_counts.n_values * value_labels.value_numeric * value_labels.value_numeric)
+            as group_value_square_sum,
+        max(group_value_counts.n_values) as group_plurality_count,
+        sum(group_value_counts.n_values * ln(group_value_counts.n_values)) as group_count_log_sum
+    from group_value_counts
+    inner join unit_value_counts
+        on
+            group_value_counts.unit_id = unit_value_counts.unit_id
+            and group_value_counts.value_code = unit_value_counts.value_code
+    inner join value_labels on group_value_counts.value_code = value_labels.value_code
+    group by group_value_counts.group_id, group_value_counts.unit_id
 
 ),
 
 classified_units as (
 
     select
-        *,
-        n_group >= 2 as is_pairable,
-        n_group >= 1 and n_others >= 1 as is_rated_by_both,
+        per_group_unit.*,
+        units.question_id,
+        units.n_labels,
+        per_group_unit.n_group >= 2 as is_pairable,
+        per_group_unit.n_others >= 1 as is_rated_by_both,
         case
-            when group_plurality_count = n_group then 0.0
-            else ln(n_group) - group_count_log_sum / n_group
+            when per_group_unit.group_plurality_count = per_group_unit.n_group then 0.0
+            else ln(per_group_unit.n_group) - per_group_unit.group_count_log_sum / per_group_unit.n_group
         end as group_entropy
     from per_group_unit
+    inner join units on per_group_unit.unit_id = units.unit_id
 
 ),
 
--- per value: how often the group gave it on its pairable units, and how often the group and
--- everyone else gave it on the units both rated
-value_totals as (
+-- per value: how often the group gave it on its pairable units and on the units both rated
+group_value_totals as (
 
     select
         classified_units.group_id,
         classified_units.question_id,
-        cells.value_code,
-        sum(cells.n_group) filter (where classified_units.is_pairable) as pairable_count,
-        sum(cells.n_group) filter (where classified_units.is_rated_by_both) as group_count_on_shared_units,
-        sum(cells.n_others) filter (where classified_units.is_rated_by_both) as others_count_on_shared_units
-    from cells
+        group_value_counts.value_code,
+        sum(group_value_counts.n_values) filter (where classified_units.is_pairable) as pairable_count,
+        sum(group_value_counts.n_values) filter (where classified_units.is_rated_by_both) as shared_count
+    from group_value_counts
     inner join classified_units
         on
-            cells.group_id = classified_units.group_id
-            and cells.unit_id = classified_units.unit_id
-    group by classified_units.group_id, classified_units.question_id, cells.value_code
+            group_value_counts.group_id = classified_units.group_id
+            and group_value_counts.unit_id = classified_units.unit_id
+    group by classified_units.group_id, classified_units.question_id, group_value_counts.value_code
+
+),
+
+-- per value: how often anyone gave it on the units both the group and the others rated
+everyone_value_totals as (
+
+    select
+        classified_units.group_id,
+        classified_units.question_id,
+        unit_value_counts.value_code,
+        sum(unit_value_counts.n_values) as shared_count
+    from classified_units
+    inner join unit_value_counts on classified_units.unit_id = unit_value_counts.unit_id
+    where classified_units.is_rated_by_both
+    group by classified_units.group_id, classified_units.question_id, unit_value_counts.value_code
 
 ),
 
 expected_parts as (
 
     select
-        group_id,
-        question_id,
-        sum(pairable_count * pairable_count) as pairable_same_value_pairs,
-        sum(group_count_on_shared_units * others_count_on_shared_units) as shared_same_value_pairs
-    from value_totals
-    group by group_id, question_id
+        coalesce(everyone_value_totals.group_id, group_value_totals.group_id) as group_id,
+        coalesce(everyone_value_totals.question_id, group_value_totals.question_id) as question_id,
+        sum(group_value_totals.pairable_count * group_value_totals.pairable_count) as pairable_same_value_pairs,
+        -- the group's count of a value times the others' count of it (everyone's minus the group's)
+        sum(
+            coalesce(group_value_totals.shared_count, 0)
+            * (everyone_value_totals.shared_count - coalesce(group_value_totals.shared_count, 0))
+        ) as shared_same_value_pairs
+    from everyone_value_totals
+    full outer join group_value_totals
+        on
+            everyone_value_totals.group_id = group_value_totals.group_id
+            and everyone_value_totals.question_id = group_value_totals.question_id
+            and everyone_value_totals.value_code = group_value_totals.value_code
+    group by
+        coalesce(everyone_value_totals.group_id, group_value_totals.group_id),
+        coalesce(everyone_value_totals.question_id, group_value_totals.question_id)
 
 ),
 
