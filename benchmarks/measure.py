@@ -3,10 +3,13 @@
     python benchmarks/measure.py RESULT_JSON -- COMMAND [ARG ...]
 
 The command's stdout and stderr pass through unchanged. After the child has exited, RESULT_JSON
-holds {"returncode", "wall_seconds", "max_rss_kib"}:
+holds {"returncode", "wall_seconds", "cpu_seconds", "max_rss_kib"}:
 
 - wall_seconds: time.perf_counter() around the child, from spawn to exit (this wrapper's own
   Python start-up is not included).
+- cpu_seconds: user + system CPU time of the waited-for tree below this wrapper
+  (`getrusage(RUSAGE_CHILDREN)`), summed over its processes and threads. The work done, steadier
+  than wall time on a shared machine.
 - max_rss_kib: resource.getrusage(RUSAGE_CHILDREN).ru_maxrss after waiting for the child. On
   Linux that is the largest resident set of any single process in the waited-for tree below this
   wrapper (the child, or any descendant the child itself waited for, e.g. dbt under `dwh build`),
@@ -25,7 +28,7 @@ from pathlib import Path
 
 
 def measure(command: list[str]) -> dict[str, float | int]:
-    """Run `command`, wait for it, and return its exit code, wall seconds and peak RSS in KiB."""
+    """Run `command`, wait for it, and return its exit code, wall and CPU seconds and peak RSS in KiB."""
     start = time.perf_counter()
     try:
         returncode = subprocess.run(command, check=False).returncode
@@ -34,8 +37,9 @@ def measure(command: list[str]) -> dict[str, float | int]:
         returncode = 127
     wall_seconds = time.perf_counter() - start
     returncode = returncode if returncode >= 0 else 128 - returncode
-    max_rss_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return {"returncode": returncode, "wall_seconds": wall_seconds, "max_rss_kib": max_rss_kib}
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {"returncode": returncode, "wall_seconds": wall_seconds, "cpu_seconds": usage.ru_utime + usage.ru_stime,
+            "max_rss_kib": usage.ru_maxrss}
 
 
 def main(argv: list[str]) -> int:

@@ -43,6 +43,8 @@ SAMPLE_MARKER = ".bench-sample.json"
 DB_NAME = "bench.duckdb"
 REDIAL_ZIP = Path("redial") / "redial_dataset.zip"
 LOG_TAIL_LINES = 15
+# the agreement models, their reference seed and (through them) their tests: (b) − (b′) is what they add
+AGREEMENT_SELECTION = ["path:models/intermediate/agreement", "path:models/marts/agreement", "grasp_published_figures"]
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,7 @@ class Run:
     returncode: int
     wall_seconds: float
     max_rss_kib: int
+    cpu_seconds: float = float("nan")
 
     @property
     def ok(self) -> bool:
@@ -77,6 +80,11 @@ class PathResult:
     def median_seconds(self) -> float | None:
         """Median wall time of the successful runs, None when there is none."""
         times = [run.wall_seconds for run in self.ok_runs]
+        return statistics.median(times) if times else None
+
+    def median_cpu_seconds(self) -> float | None:
+        """Median CPU time (user + system, whole process tree) of the successful runs."""
+        times = [run.cpu_seconds for run in self.ok_runs]
         return statistics.median(times) if times else None
 
     def status(self) -> str:
@@ -116,6 +124,8 @@ def all_paths() -> list[BenchPath]:
     return [
         BenchPath("ingest", "(a) dwh ingest", lambda sample, db: [*dwh_command(), *ingest_args(sample)]),
         BenchPath("build", "(b) dwh build", lambda sample, db: [*dwh_command(), "build"]),
+        BenchPath("build_without_agreement", "(b′) dwh build without the agreement marts",
+                  lambda sample, db: [*dwh_command(), "build", "--exclude", *AGREEMENT_SELECTION]),
         BenchPath("pandas", "(c) pandas + DuckDB", lambda sample, db: script_command("pandas_path.py", sample, db)),
         BenchPath("floor", "(d) DuckDB floor", lambda sample, db: script_command("duckdb_floor.py", sample, db)),
     ]
@@ -203,7 +213,8 @@ def measured_run(command: list[str], env: dict[str, str], log_path: Path) -> Run
     if not result_path.exists():
         return Run(completed.returncode or 1, float("nan"), 0)
     result = json.loads(result_path.read_text(encoding="utf-8"))
-    return Run(int(result["returncode"]), float(result["wall_seconds"]), int(result["max_rss_kib"]))
+    return Run(int(result["returncode"]), float(result["wall_seconds"]), int(result["max_rss_kib"]),
+               float(result.get("cpu_seconds", "nan")))
 
 
 def show_failure(log_path: Path) -> None:
@@ -228,7 +239,7 @@ def bench_path(path: BenchPath, scale: int, sample_dir: Path, work_dir: Path, ru
     """Every timed run of one path at one scale, each on a fresh database file."""
     result = PathResult(scale, path.key, path.label)
     seed_db = None
-    if path.key == "build":
+    if path.key.startswith("build"):
         log(f"scale {scale}: {path.label}: untimed `dwh ingest` to build on")
         seed_db, result.setup_error = prepare_build(sample_dir, work_dir)
         if seed_db is None:
@@ -320,8 +331,8 @@ def fmt_seconds(value: float | None) -> str:
 def results_table(results: list[PathResult]) -> list[str]:
     """The main table: one row per (scale, path)."""
     lines = [
-        "| scale | path | runs ok | median s | min s | max s | max RSS MiB | status |",
-        "|---:|---|---:|---:|---:|---:|---:|---|",
+        "| scale | path | runs ok | median s | min s | max s | median CPU s | max RSS MiB | status |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|---|",
     ]
     for result in results:
         times = [run.wall_seconds for run in result.ok_runs]
@@ -333,6 +344,7 @@ def results_table(results: list[PathResult]) -> list[str]:
             fmt_seconds(result.median_seconds()),
             fmt_seconds(min(times, default=None)),
             fmt_seconds(max(times, default=None)),
+            fmt_seconds(result.median_cpu_seconds()),
             "—" if rss is None else f"{mib(rss):.0f}",
             result.status(),
         ]
@@ -347,12 +359,31 @@ def ratio(numerator: float | None, denominator: float | None) -> str:
     return f"{numerator / denominator:.2f}x"
 
 
-def median_of(results: list[PathResult], scale: int, key: str) -> float | None:
-    """Median seconds of path `key` at `scale`, None when it did not run or never succeeded."""
+def median_of(results: list[PathResult], scale: int, key: str, cpu: bool = False) -> float | None:
+    """Median wall (or CPU) seconds of path `key` at `scale`, None when it did not run or never succeeded."""
     for result in results:
         if result.scale == scale and result.key == key:
-            return result.median_seconds()
+            return result.median_cpu_seconds() if cpu else result.median_seconds()
     return None
+
+
+def agreement_share_table(results: list[PathResult], scales: list[int]) -> list[str]:
+    """What the agreement marts add to `dwh build`: (b) − (b′), in wall and CPU seconds and in percent."""
+    lines = [
+        "What the agreement marts add to `dwh build` ((b) − (b′), medians; target ≤ 15%):",
+        "",
+        "| scale | wall s added | wall % added | CPU s added | CPU % added |",
+        "|---:|---:|---:|---:|---:|",
+    ]
+    for scale in scales:
+        cells = []
+        for cpu in (False, True):
+            full = median_of(results, scale, "build", cpu)
+            without = median_of(results, scale, "build_without_agreement", cpu)
+            added = None if full is None or without is None else full - without
+            cells += [fmt_seconds(added), "—" if added is None or not without else f"{100 * added / without:.0f}%"]
+        lines.append(f"| {scale} | " + " | ".join(cells) + " |")
+    return lines
 
 
 def ratio_tables(results: list[PathResult], scales: list[int]) -> list[str]:
@@ -377,6 +408,7 @@ def ratio_tables(results: list[PathResult], scales: list[int]) -> list[str]:
 
 def render_section(results: list[PathResult], scales: list[int], context: dict[str, str]) -> str:
     """The generated part of BENCHMARKS.md, markers included."""
+    keys = {result.key for result in results}
     lines = [
         START_MARKER,
         "## Results",
@@ -391,11 +423,13 @@ def render_section(results: list[PathResult], scales: list[int], context: dict[s
         "",
         "Wall time is the median (and min / max) over the successful runs of each whole process; max RSS is",
         "the peak resident set of the largest single process in its tree (`getrusage(RUSAGE_CHILDREN)` in",
-        "`benchmarks/measure.py`). Every run starts from a fresh database file.",
+        "`benchmarks/measure.py`); CPU is user + system time of the whole tree, steadier than wall time on a",
+        "shared machine. Every run starts from a fresh database file.",
         "",
         *results_table(results),
         "",
         *ratio_tables(results, scales),
+        *(["", *agreement_share_table(results, scales)] if {"build", "build_without_agreement"} <= keys else []),
         END_MARKER,
     ]
     return "\n".join(lines) + "\n"
@@ -426,7 +460,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--runs", type=int, default=3, help="timed runs per scale and path (default 3)")
     parser.add_argument("--data-dir", type=Path, default=BENCH_DIR / "data", help="samples and scratch databases")
     parser.add_argument("--output", type=Path, default=PROJECT_ROOT / "BENCHMARKS.md", help="markdown file to update")
-    parser.add_argument("--skip-build", action="store_true", help="leave out path (b) `dwh build`")
+    parser.add_argument("--skip-build", action="store_true", help="leave out the build paths (b) and (b′)")
+    parser.add_argument("--paths", nargs="+", choices=[path.key for path in all_paths()],
+                        help="run only these paths (default: all)")
     parser.add_argument("--seed", type=int, default=0, help="seed of `dwh sample` (default 0)")
     args = parser.parse_args(argv)
     if args.runs < 1 or any(scale < 1 for scale in args.scales):
@@ -440,7 +476,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = parse_args(argv)
     data_dir = args.data_dir.resolve()
-    paths = [path for path in all_paths() if not (args.skip_build and path.key == "build")]
+    paths = [path for path in all_paths()
+             if not (args.skip_build and path.key.startswith("build")) and (not args.paths or path.key in args.paths)]
     context = {
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "command": shlex.join(["python", "benchmarks/run_benchmarks.py", *argv]),

@@ -13,7 +13,9 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point: every failure ends as one line on stderr and a non-zero exit code."""
     _keep_pandas_out()
     parser = build_parser()
-    args = parser.parse_args(argv)
+    own_args, dbt_args = split_dbt_args(sys.argv[1:] if argv is None else argv)
+    args = parser.parse_args(own_args)
+    args.dbt_args = dbt_args
     try:
         return args.handler(args)
     except DwhError as exc:
@@ -27,6 +29,14 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"dwh: unexpected error: {type(exc).__name__}: {exc} (set DWH_DEBUG=1 for the traceback)", file=sys.stderr)
         return 2
+
+
+def split_dbt_args(argv: list[str]) -> tuple[list[str], list[str]]:
+    """Everything after `dwh build` belongs to `dbt build`, in its order (`--select x+`, `--vars …`),
+    except a request for dwh's own help."""
+    if argv[:1] == ["build"] and not {"-h", "--help"} & set(argv[1:]):
+        return argv[:1], argv[1:]
+    return argv, []
 
 
 def _keep_pandas_out() -> None:
@@ -46,7 +56,12 @@ def build_parser() -> argparse.ArgumentParser:
     ingest.add_argument("--dices", type=Path, help="folder with the DICES CSVs (350/, 990/ or side by side), or one CSV")
     ingest.set_defaults(handler=cmd_ingest)
 
-    build = commands.add_parser("build", help="run dbt build (models and every test) on the warehouse")
+    build = commands.add_parser(
+        "build", help="run dbt build (models and every test) on a staged copy and publish it if it passes",
+        description="Runs `dbt build` on a staged copy of the warehouse and publishes it only if nothing fails. "
+                    "Any dbt build argument passes through, e.g. `dwh build --select marts.agreement+` or "
+                    "`dwh build --full-refresh --threads 2`.")
+    build.add_argument("dbt_args", nargs="*", metavar="DBT_ARG", help="passed to `dbt build` as given, in order")
     build.set_defaults(handler=cmd_build)
 
     sample = commands.add_parser("sample", help="write the embedded sample data in the real release layouts")
@@ -80,7 +95,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 def cmd_build(args: argparse.Namespace) -> int:
     from ingest.build import build_and_publish
 
-    build_and_publish(warehouse_path())
+    build_and_publish(warehouse_path(), dbt_args=args.dbt_args)
     return 0
 
 

@@ -138,13 +138,19 @@ class CompiledAgreementModels:
         con.execute(f"attach ':memory:' as {self.CATALOG}; use {self.CATALOG}")
         for schema in ("marts", "intermediate"):
             con.execute(f"create schema {schema}")
-        for seed in ("dices_questions", "dices_vocabularies"):
-            con.execute(f"create table marts.{seed} as select * from read_csv(?, all_varchar = true)",
-                        [str(PROJECT_ROOT / "seeds" / f"{seed}.csv")])
         for name, frame in inputs.items():
             con.register("input_frame", frame)
             con.execute(f"create table {name} as select * from input_frame")
             con.unregister("input_frame")
+        # the generated CSVs have only the question columns their answers use: so has their seed
+        con.execute("create table marts.dices_questions as select * from read_csv(?, all_varchar = true) "
+                    "where question in (select question from intermediate.int_dices__answers)",
+                    [str(PROJECT_ROOT / "seeds" / "dices_questions.csv")])
+        con.execute("create table marts.dices_vocabularies as select * from read_csv(?, all_varchar = true)",
+                    [str(PROJECT_ROOT / "seeds" / "dices_vocabularies.csv")])
+        # one CSV row of DICES answers every question of its release: the rows are the answers' row ids
+        con.execute("create table intermediate.int_dices__rows as select distinct dataset_config, source_row_id,"
+                    " item_id, rater_id from intermediate.int_dices__answers")
         for schema, name, sql in self.models:
             con.execute(f"create table {schema}.{name} as {sql}")
         return con

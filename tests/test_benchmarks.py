@@ -149,15 +149,18 @@ def test_measure_reports_exit_code_and_memory(tmp_path: Path) -> None:
     result = json.loads(result_file.read_text())
     assert code == 3 and result["returncode"] == 3
     assert result["max_rss_kib"] >= 50 * 1024
-    assert result["wall_seconds"] > 0
+    assert result["wall_seconds"] > 0 and result["cpu_seconds"] > 0
 
 
 def sample_results(bench: ModuleType) -> list:
     """Results of two scales, with one failed run and one path whose setup failed."""
     Run, PathResult = bench.Run, bench.PathResult
     return [
-        PathResult(1, "ingest", "(a) dwh ingest", [Run(0, 2.0, 300_000), Run(0, 4.0, 310_000), Run(0, 3.0, 305_000)]),
-        PathResult(1, "build", "(b) dwh build", [Run(0, 50.0, 900_000), Run(1, 10.0, 800_000)]),
+        PathResult(1, "ingest", "(a) dwh ingest", [Run(0, 2.0, 300_000, 2.5), Run(0, 4.0, 310_000, 4.5),
+                                                    Run(0, 3.0, 305_000, 3.5)]),
+        PathResult(1, "build", "(b) dwh build", [Run(0, 50.0, 900_000, 80.0), Run(1, 10.0, 800_000, 9.0)]),
+        PathResult(1, "build_without_agreement", "(b′) dwh build without the agreement marts",
+                   [Run(0, 40.0, 850_000, 64.0), Run(0, 46.0, 850_000, 60.0)]),
         PathResult(1, "pandas", "(c) pandas + DuckDB", [Run(0, 6.0, 500_000)]),
         PathResult(1, "floor", "(d) DuckDB floor", [Run(0, 1.5, 200_000)]),
         PathResult(10, "ingest", "(a) dwh ingest", [Run(0, 30.0, 1_000_000)]),
@@ -173,9 +176,12 @@ def test_markdown_table_rows_and_ratios() -> None:
     lines = section.splitlines()
     assert lines[0] == bench.START_MARKER and lines[-1] == bench.END_MARKER
     rows = [line for line in lines if line.startswith("| 1 |") or line.startswith("| 10 |")]
-    assert "| 1 | (a) dwh ingest | 3/3 | 3.00 | 2.00 | 4.00 | 303 | ok |" in rows
-    assert "| 1 | (b) dwh build | 1/2 | 50.00 | 50.00 | 50.00 | 879 | failed 1/2 (exit 1) |" in rows
-    assert "| 10 | (b) dwh build | 0/0 | — | — | — | — | failed: setup `dwh ingest` exit 2 |" in rows
+    assert "| 1 | (a) dwh ingest | 3/3 | 3.00 | 2.00 | 4.00 | 3.50 | 303 | ok |" in rows
+    assert "| 1 | (b) dwh build | 1/2 | 50.00 | 50.00 | 50.00 | 80.00 | 879 | failed 1/2 (exit 1) |" in rows
+    assert "| 10 | (b) dwh build | 0/0 | — | — | — | — | — | failed: setup `dwh ingest` exit 2 |" in rows
+    # (b) 50 wall / 80 CPU against (b′) medians 43 wall / 62 CPU; scale 10 has no build to compare
+    assert "| 1 | 7.00 | 16% | 18.00 | 29% |" in rows
+    assert "| 10 | — | — | — | — |" in rows
     assert "| 1 | 2.00x | 2.00x |" in rows  # pandas 6 / ingest 3, ingest 3 / floor 1.5
     assert "| 10 | 3.00x | 2.00x |" in rows
     assert "| (a) dwh ingest | 10.00x |" in lines and "| (b) dwh build | — |" in lines
@@ -184,11 +190,11 @@ def test_markdown_table_rows_and_ratios() -> None:
 def test_markdown_update_keeps_text_outside_markers(tmp_path: Path) -> None:
     bench = load_module("run_benchmarks")
     output = tmp_path / "BENCHMARKS.md"
-    first = bench.render_section(sample_results(bench)[:4], [1], {"date": "one", "command": "python x"})
+    first = bench.render_section(sample_results(bench)[:5], [1], {"date": "one", "command": "python x"})
     bench.update_markdown(output, first)
     text = output.read_text()
     output.write_text("# Mine\n\nFindings above.\n\n" + text[text.index(bench.START_MARKER) :] + "\nFindings below.\n")
-    second = bench.render_section(sample_results(bench)[4:], [10], {"date": "two", "command": "python y"})
+    second = bench.render_section(sample_results(bench)[5:], [10], {"date": "two", "command": "python y"})
     bench.update_markdown(output, second)
     text = output.read_text()
     assert text.startswith("# Mine\n\nFindings above.\n\n" + bench.START_MARKER)

@@ -191,3 +191,21 @@ def test_sample_builds_green(tmp_path: Path) -> None:
     assert query(db_path, "select count(*) from marts.dialogues") == [(455,)]
     assert query(db_path, "select count(*) from marts.ratings where rating_kind = 'objective'") == [(186 * 4 * 3,)]
     assert "FAIL" not in stdout
+
+
+def test_build_passes_dbt_selection_and_flags_through(real_duo: Path, tmp_path: Path) -> None:
+    """`dwh build --select …` builds only the selection, still staged and published atomically."""
+    db_path = tmp_path / "warehouse.duckdb"
+    run_dwh(["ingest", "--duo", str(real_duo)], db_path, check=True)
+    built = run_dwh(["build", "--select", "+int_duo__dialogues", "--exclude", "resource_type:unit_test"], db_path)
+    assert built.returncode == 0, built.stdout + built.stderr
+    tables = {row[0] for row in query(db_path, "select table_schema || '.' || table_name from information_schema.tables")}
+    assert "intermediate.int_duo__dialogues" in tables
+    assert "marts.dialogues" not in tables and "marts.agreement" not in tables
+    assert query(db_path, "select count(*) from intermediate.int_duo__dialogues") == [(455,)]
+    assert not db_path.with_name(db_path.name + ".next").exists()
+
+    unknown = run_dwh(["build", "--no-such-dbt-flag"], db_path)
+    assert unknown.returncode != 0
+    assert unknown.stderr.strip().splitlines()[-1].startswith("dwh: error: dbt build could not run")
+    assert query(db_path, "select count(*) from intermediate.int_duo__dialogues") == [(455,)]

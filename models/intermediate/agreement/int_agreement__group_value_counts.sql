@@ -54,7 +54,7 @@ demographic_counts as (
         demographic_groups.group_id,
         agreement_values.unit_id,
         agreement_values.value_code,
-        count(*) as n_values
+        cast(count(*) as integer) as n_values
     from agreement_values
     inner join demographic_groups on agreement_values.rater_number = demographic_groups.rater_number
     where agreement_values.value_code is not null

@@ -1,9 +1,10 @@
 -- One row per (rater, source, scope, rating kind, question): the rater's values and how many of
 -- them agree with the plurality of the other raters on the same unit. All of the rater's own
 -- values on a unit are left out of the others' plurality; a value agrees when its count among
--- the others is the others' highest count (ties count as agreement). Most raters give one
--- value (or one repeated value) per unit: their plurality comes from the unit's counts without
--- any self-join. Raters who gave different values to one unit are worked out value by value.
+-- the others is the others' highest count (ties count as agreement). Nearly every rater judges
+-- a unit once: their plurality comes from the unit's counts, row by row, without any self-join
+-- or per-(unit, rater) grouping. Raters who judged a unit more than once are worked out from
+-- `int_agreement__repeat_raters`, value by value when their values differ.
 with
 
 agreement_values as (
@@ -18,9 +19,15 @@ units as (
 
 ),
 
-unit_raters as (
+value_labels as (
 
-    select * from {{ ref('int_agreement__unit_raters') }}
+    select * from {{ ref('int_agreement__value_labels') }}
+
+),
+
+repeat_raters as (
+
+    select * from {{ ref('int_agreement__repeat_raters') }}
 
 ),
 
@@ -30,35 +37,88 @@ unit_value_counts as (
 
 ),
 
--- raters whose values on the unit are all the same (or all missing)
-single_valued as (
+questions as (
 
-    select
-        unit_raters.unit_id,
-        unit_raters.rater_number,
-        unit_raters.n_values,
-        unit_raters.n_missing,
-        unit_raters.value_sum,
-        coalesce(unit_value_counts.n_unit_values, 0) - unit_raters.n_values as n_other_values,
-        unit_value_counts.n_values - unit_raters.n_values as n_others_same_value,
-        greatest(
-            unit_value_counts.n_values - unit_raters.n_values,
-            unit_value_counts.max_count_of_other_values
-        ) as others_plurality_count
-    from unit_raters
-    left join unit_value_counts
-        on
-            unit_raters.unit_id = unit_value_counts.unit_id
-            and unit_raters.lowest_value_code = unit_value_counts.value_code
-    where unit_raters.lowest_value_code is not distinct from unit_raters.highest_value_code
+    select distinct
+        question_id,
+        source,
+        scope,
+        rating_kind,
+        question,
+        level_of_measurement
+    from units
 
 ),
 
-single_valued_scored as (
+-- one judgement by the rater on the unit: the others are everyone else there
+single_judgements as (
+
+    select
+        agreement_values.rater_number,
+        agreement_values.question_id,
+        agreement_values.value_code,
+        value_labels.value_numeric,
+        unit_value_counts.n_unit_values - 1 as n_other_values,
+        unit_value_counts.n_values - 1 as n_others_same_value,
+        greatest(unit_value_counts.n_values - 1, unit_value_counts.max_count_of_other_values)
+            as others_plurality_count
+    from agreement_values
+    left join unit_value_counts
+        on
+            agreement_values.unit_id = unit_value_counts.unit_id
+            and agreement_values.value_code = unit_value_counts.value_code
+    left join value_labels on agreement_values.value_code = value_labels.value_code
+    where agreement_values.n_rater_judgements = 1
+
+),
+
+single_scored as (
+
+    select
+        rater_number,
+        question_id,
+        count(*) as n_units,
+        count(value_code) as n_values,
+        count(*) - count(value_code) as n_missing,
+        count(*) filter (where n_other_values > 0) as n_compared,
+        count(*) filter (where n_other_values > 0 and n_others_same_value = others_plurality_count) as n_agreeing,
+        sum(value_numeric) as value_sum
+    from single_judgements
+    group by rater_number, question_id
+
+),
+
+-- several judgements, all the same value (or all missing)
+repeated_same_value as (
+
+    select
+        repeat_raters.unit_id,
+        repeat_raters.rater_number,
+        repeat_raters.question_id,
+        repeat_raters.n_values,
+        repeat_raters.n_missing,
+        repeat_raters.value_sum,
+        coalesce(unit_value_counts.n_unit_values, 0) - repeat_raters.n_values as n_other_values,
+        unit_value_counts.n_values - repeat_raters.n_values as n_others_same_value,
+        greatest(
+            unit_value_counts.n_values - repeat_raters.n_values,
+            unit_value_counts.max_count_of_other_values
+        ) as others_plurality_count
+    from repeat_raters
+    left join unit_value_counts
+        on
+            repeat_raters.unit_id = unit_value_counts.unit_id
+            and repeat_raters.lowest_value_code = unit_value_counts.value_code
+    where repeat_raters.lowest_value_code is not distinct from repeat_raters.highest_value_code
+
+),
+
+repeated_same_value_scored as (
 
     select
         unit_id,
         rater_number,
+        question_id,
         n_values,
         n_missing,
         value_sum,
@@ -66,13 +126,13 @@ single_valued_scored as (
         case
             when n_other_values > 0 and n_others_same_value = others_plurality_count then n_values else 0
         end as n_agreeing
-    from single_valued
+    from repeated_same_value
 
 ),
 
 mixed_raters as (
 
-    select * from unit_raters
+    select * from repeat_raters
     where lowest_value_code <> highest_value_code
 
 ),
@@ -89,7 +149,7 @@ mixed_own_counts as (
         on
             agreement_values.unit_id = mixed_raters.unit_id
             and agreement_values.rater_number = mixed_raters.rater_number
-    where agreement_values.value_code is not null
+    where agreement_values.value_code is not null and agreement_values.n_rater_judgements > 1
     group by agreement_values.unit_id, agreement_values.rater_number, agreement_values.value_code
 
 ),
@@ -127,6 +187,7 @@ mixed_scored as (
     select
         mixed_cells_with_plurality.unit_id,
         mixed_cells_with_plurality.rater_number,
+        mixed_raters.question_id,
         mixed_raters.n_values,
         mixed_raters.n_missing,
         mixed_raters.value_sum,
@@ -151,11 +212,35 @@ mixed_scored as (
 
 ),
 
-scored as (
+repeated_units_scored as (
 
-    select * from single_valued_scored
+    select * from repeated_same_value_scored
     union all by name
     select * from mixed_scored
+
+),
+
+repeated_scored as (
+
+    select
+        rater_number,
+        question_id,
+        count(*) as n_units,
+        sum(n_values) as n_values,
+        sum(n_missing) as n_missing,
+        sum(n_compared) as n_compared,
+        sum(n_agreeing) as n_agreeing,
+        sum(value_sum) as value_sum
+    from repeated_units_scored
+    group by rater_number, question_id
+
+),
+
+scored as (
+
+    select * from single_scored
+    union all
+    select * from repeated_scored
 
 ),
 
@@ -163,20 +248,20 @@ final as (
 
     select
         scored.rater_number,
-        units.question_id,
-        units.source,
-        units.scope,
-        units.rating_kind,
-        units.question,
-        units.level_of_measurement,
-        count(*) as n_units,
-        sum(scored.n_values) as n_values,
-        sum(scored.n_missing) as n_missing,
-        sum(scored.n_compared) as n_compared,
-        sum(scored.n_agreeing) as n_agreeing,
+        questions.question_id,
+        questions.source,
+        questions.scope,
+        questions.rating_kind,
+        questions.question,
+        questions.level_of_measurement,
+        cast(sum(scored.n_units) as bigint) as n_units,
+        cast(sum(scored.n_values) as bigint) as n_values,
+        cast(sum(scored.n_missing) as bigint) as n_missing,
+        cast(sum(scored.n_compared) as bigint) as n_compared,
+        cast(sum(scored.n_agreeing) as bigint) as n_agreeing,
         sum(scored.value_sum) as value_sum
     from scored
-    inner join units on scored.unit_id = units.unit_id
+    inner join questions on scored.question_id = questions.question_id
     group by all
 
 )

@@ -1,7 +1,8 @@
 -- One row per unit: what several raters judged. DUO objective scores and DICES answers per
 -- (dialogue, question), ReDial forms per (dialogue, movie, question). DUO subjective scores have
--- one rater each and are no units. DICES units come from the answers' ids, before any key is
--- built per answer: there are ~37 thousand of them against ~3 million answers.
+-- one rater each and are no units. DICES units are the items times their release's questions
+-- (every CSV row answers each of them, nulls included): ~37 thousand units, found without
+-- reading the ~3 million answers.
 with
 
 ratings as (
@@ -11,9 +12,9 @@ ratings as (
 
 ),
 
-dices_answers as (
+dices_rows as (
 
-    select * from {{ ref('int_dices__answers') }}
+    select * from {{ ref('int_dices__rows') }}
 
 ),
 
@@ -57,13 +58,23 @@ dices_label_counts as (
 
 ),
 
-dices_units as (
+dices_items as (
 
     select distinct
-        {{ dices_dialogue_key('dataset_config', 'item_id') }} as dialogue_key,
-        question,
+        dataset_config,
+        item_id
+    from dices_rows
+
+),
+
+dices_units as (
+
+    select
+        {{ dices_dialogue_key('dices_items.dataset_config', 'dices_items.item_id') }} as dialogue_key,
+        dices_questions.question,
         cast(null as varchar) as movie_id
-    from dices_answers
+    from dices_items
+    inner join dices_questions on dices_items.dataset_config = dices_questions.dataset_config
 
 ),
 

@@ -1,8 +1,10 @@
--- One row per judgement of a unit, as three small integers: the unit, the rater and the value
--- (null when the judgement is missing: a null answer, or ReDial's "did not say"). Repeats by one
--- rater stay separate rows. DICES answers are read with their ids, as `ratings` shows them but
--- before their text keys are built: building ~3 million keys costs more than the agreement maths.
--- The test `agreement_values_reconcile_with_ratings` proves that nothing is lost on the way.
+-- One row per judgement of a unit, as small integers: the unit, its question, the rater, the
+-- value (null when the judgement is missing: a null answer, or ReDial's "did not say") and how
+-- many judgements the rater gave on that unit. Repeats by one rater stay separate rows; knowing
+-- them here spares every agreement model a group-by of all (unit, rater) pairs. DICES answers are
+-- read with their ids, as `ratings` shows them but before their text keys are built: building
+-- ~3 million keys costs more than the agreement maths. The test
+-- `agreement_values_reconcile_with_ratings` proves that nothing is lost on the way.
 with
 
 ratings as (
@@ -15,6 +17,12 @@ ratings as (
 dices_answers as (
 
     select * from {{ ref('int_dices__answers') }}
+
+),
+
+dices_rows as (
+
+    select * from {{ ref('int_dices__rows') }}
 
 ),
 
@@ -36,12 +44,29 @@ value_labels as (
 
 ),
 
+-- every CSV row answers every question of its release (nulls included), so a rater's judgements
+-- of an (item, question) are their rows of the item
+dices_repeated_rows as (
+
+    select
+        dataset_config,
+        item_id,
+        rater_id,
+        count(*) as n_rows
+    from dices_rows
+    group by dataset_config, item_id, rater_id
+    having count(*) > 1
+
+),
+
 dices_values as (
 
     select
         units.unit_id,
+        units.question_id,
         raters.rater_number,
-        value_labels.value_code
+        value_labels.value_code,
+        cast(coalesce(dices_repeated_rows.n_rows, 1) as integer) as n_rater_judgements
     from dices_answers
     inner join units
         on
@@ -54,6 +79,11 @@ dices_values as (
             raters.source = 'dices'
             and dices_answers.rater_id = raters.source_rater_id
     left join value_labels on dices_answers.answer = value_labels.value_text
+    left join dices_repeated_rows
+        on
+            dices_answers.dataset_config = dices_repeated_rows.dataset_config
+            and dices_answers.item_id = dices_repeated_rows.item_id
+            and dices_answers.rater_id = dices_repeated_rows.rater_id
 
 ),
 
@@ -61,12 +91,14 @@ rated_values as (
 
     select
         units.unit_id,
+        units.question_id,
         raters.rater_number,
         case
             when
                 not {{ agreement_value_is_missing('ratings.rating_kind', 'ratings.question', 'ratings.value_numeric') }}
                 then value_labels.value_code
-        end as value_code
+        end as value_code,
+        cast(count(*) over (partition by units.unit_id, raters.rater_number) as integer) as n_rater_judgements
     from ratings
     inner join units
         on

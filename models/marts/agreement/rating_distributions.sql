@@ -20,19 +20,18 @@ unit_value_counts as (
 
 ),
 
-unit_raters as (
+repeat_raters as (
 
-    select * from {{ ref('int_agreement__unit_raters') }}
+    select * from {{ ref('int_agreement__repeat_raters') }}
 
 ),
 
-raters_per_unit as (
+repeat_raters_per_unit as (
 
     select
         unit_id,
-        count(*) filter (where n_values > 0) as n_raters,
-        sum(n_missing) as n_missing
-    from unit_raters
+        count(*) filter (where n_values > 0) as n_raters
+    from repeat_raters
     group by unit_id
 
 ),
@@ -46,7 +45,9 @@ labelled_counts as (
         value_labels.value_text,
         value_labels.value_numeric,
         unit_value_counts.n_values / unit_value_counts.n_unit_values as share,
-        unit_value_counts.plurality_count
+        unit_value_counts.plurality_count,
+        unit_value_counts.n_single_judgement_raters,
+        unit_value_counts.n_missing_judgements
     from unit_value_counts
     inner join value_labels on unit_value_counts.value_code = value_labels.value_code
 
@@ -59,12 +60,16 @@ per_unit as (
         sum(n_values) as n_ratings,
         count(*) as n_distinct_values,
         -- sorting the entries (structs sort by their first field) costs less than an ordered aggregate
-        map_from_entries(list_sort(list({ 'key': value_text, 'value': n_values }))) as value_counts,
+        map_from_entries(list_sort(list({ 'key': value_text, 'value': cast(n_values as bigint) }))) as value_counts,
         min(value_text) filter (where n_values = plurality_count) as plurality_value,
         max(plurality_count) / sum(n_values) as plurality_share,
         -sum(share * ln(share)) as entropy,
         sum(n_values * value_numeric) as value_sum,
-        sum(n_values * value_numeric * value_numeric) as value_square_sum
+        sum(n_values * value_numeric * value_numeric) as value_square_sum,
+        -- a rater who judged the unit once is counted in unit_value_counts, one who judged it
+        -- again is a row of repeat_raters
+        any_value(n_single_judgement_raters) as n_single_judgement_raters,
+        any_value(n_missing_judgements) as n_missing
     from labelled_counts
     group by unit_id
 
@@ -81,8 +86,8 @@ final as (
         units.scope,
         units.level_of_measurement,
         cast(per_unit.n_ratings as bigint) as n_ratings,
-        raters_per_unit.n_raters,
-        cast(raters_per_unit.n_missing as bigint) as n_missing,
+        cast(per_unit.n_single_judgement_raters + coalesce(repeat_raters_per_unit.n_raters, 0) as bigint) as n_raters,
+        cast(per_unit.n_missing as bigint) as n_missing,
         per_unit.n_distinct_values,
         per_unit.value_counts,
         per_unit.plurality_value,
@@ -103,7 +108,7 @@ final as (
         end as sd_value
     from per_unit
     inner join units on per_unit.unit_id = units.unit_id
-    inner join raters_per_unit on per_unit.unit_id = raters_per_unit.unit_id
+    left join repeat_raters_per_unit on per_unit.unit_id = repeat_raters_per_unit.unit_id
 
 )
 

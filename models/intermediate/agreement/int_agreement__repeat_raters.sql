@@ -1,12 +1,13 @@
--- One row per (unit, rater): how many values the rater gave on the unit (more than one when
--- they rated it again), how many of their judgements are missing, their lowest and highest
--- value code (equal when all their values on the unit are the same) and the sum of their
--- numeric values. The grain of the rater agreement and of the raters-per-unit counts.
+-- One row per (unit, rater who judged it more than once): how many values the rater gave there,
+-- how many of their judgements are missing, their lowest and highest value code (equal when
+-- all their values on the unit are the same) and the sum of their numeric values. Raters with
+-- one judgement on a unit need none of this: their judgement row says it all.
 with
 
 agreement_values as (
 
     select * from {{ ref('int_agreement__values') }}
+    where n_rater_judgements > 1
 
 ),
 
@@ -21,8 +22,9 @@ final as (
     select
         agreement_values.unit_id,
         agreement_values.rater_number,
-        count(agreement_values.value_code) as n_values,
-        count(*) - count(agreement_values.value_code) as n_missing,
+        any_value(agreement_values.question_id) as question_id,
+        cast(count(agreement_values.value_code) as integer) as n_values,
+        cast(count(*) - count(agreement_values.value_code) as integer) as n_missing,
         min(agreement_values.value_code) as lowest_value_code,
         max(agreement_values.value_code) as highest_value_code,
         sum(value_labels.value_numeric) as value_sum
