@@ -388,18 +388,20 @@ def agreement_share_table(results: list[PathResult], scales: list[int]) -> list[
 
 def ratio_tables(results: list[PathResult], scales: list[int]) -> list[str]:
     """Ingest vs pandas and vs the floor per scale, and each path's time growth across scales."""
-    lines = [
-        "| scale | ingest speedup vs pandas (pandas / ingest) | ingest vs floor (ingest / floor) |",
-        "|---:|---:|---:|",
-    ]
-    for scale in scales:
-        ingest = median_of(results, scale, "ingest")
-        pandas = ratio(median_of(results, scale, "pandas"), ingest)
-        lines.append(f"| {scale} | {pandas} | {ratio(ingest, median_of(results, scale, 'floor'))} |")
+    lines = []
+    if {"ingest", "pandas", "floor"} & {result.key for result in results}:
+        lines += [
+            "| scale | ingest speedup vs pandas (pandas / ingest) | ingest vs floor (ingest / floor) |",
+            "|---:|---:|---:|",
+        ]
+        for scale in scales:
+            ingest = median_of(results, scale, "ingest")
+            pandas = ratio(median_of(results, scale, "pandas"), ingest)
+            lines.append(f"| {scale} | {pandas} | {ratio(ingest, median_of(results, scale, 'floor'))} |")
     if len(scales) > 1:
         base = scales[0]
         header = " | ".join(f"scale {scale} / scale {base}" for scale in scales[1:])
-        lines += ["", f"| path | {header} |", "|---|" + "---:|" * (len(scales) - 1)]
+        lines += [*([""] if lines else []), f"| path | {header} |", "|---|" + "---:|" * (len(scales) - 1)]
         for key, label in dict.fromkeys((result.key, result.label) for result in results):
             cells = [ratio(median_of(results, s, key), median_of(results, base, key)) for s in scales[1:]]
             lines.append(f"| {label} | " + " | ".join(cells) + " |")
