@@ -111,7 +111,7 @@ class CompiledAgreementModels:
         selection = ["int_agreement__units+", "int_agreement__value_labels+", "int_agreement__raters+", "score_correlations"]
         dbt = Path(sys.executable).parent / "dbt"
         completed = subprocess.run(
-            [str(dbt), "compile", "--project-dir", str(PROJECT_ROOT), "--profiles-dir", str(PROJECT_ROOT / "profiles"),
+            [str(dbt), "compile", "--project-dir", str(PROJECT_ROOT), "--profiles-dir", str(PROJECT_ROOT),
              "--select", *selection, "--exclude", "resource_type:test"],
             cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, check=False,
         )

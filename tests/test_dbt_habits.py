@@ -1,0 +1,72 @@
+"""The warehouse as dbt users and BI tools expect it: plain dbt from the project root, docs
+persisted as DuckDB comments, source freshness, exposures."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import PROJECT_ROOT, query, run_dwh
+
+DBT = Path(sys.executable).parent / "dbt"
+
+
+def plain_dbt(args: list[str], db_path: Path, home: Path, target: Path) -> subprocess.CompletedProcess:
+    """`dbt …` as a user types it in the project root: no --profiles-dir, no DBT_PROFILES_DIR, no ~/.dbt."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith("DBT_")}
+    env |= {"DWH_DB_PATH": str(db_path), "HOME": str(home), "DBT_TARGET_PATH": str(target)}
+    return subprocess.run([str(DBT), *args], cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, check=False)
+
+
+@pytest.fixture(scope="module")
+def duo_warehouse(real_duo: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db_path = tmp_path_factory.mktemp("habits") / "warehouse.duckdb"
+    run_dwh(["ingest", "--duo", str(real_duo)], db_path, check=True)
+    run_dwh(["build"], db_path, check=True)
+    return db_path
+
+
+def test_plain_dbt_from_the_project_root_needs_no_flag(duo_warehouse: Path, tmp_path: Path) -> None:
+    built = plain_dbt(["build", "--select", "dialogues"], duo_warehouse, tmp_path, tmp_path / "target")
+    assert built.returncode == 0, built.stdout + built.stderr
+    assert "Completed successfully" in built.stdout
+    assert query(duo_warehouse, "select count(*) from marts.dialogues") == [(455,)]
+
+
+def test_every_mart_and_column_description_is_a_duckdb_comment(duo_warehouse: Path) -> None:
+    manifest = json.loads((PROJECT_ROOT / "target" / "manifest.json").read_text())
+    marts = [node for node in manifest["nodes"].values()
+             if node["resource_type"] == "model" and node["schema"] == "marts"]
+    assert len(marts) >= 19
+    comments = {(table, column): comment for table, column, comment in query(
+        duo_warehouse, "select table_name, column_name, comment from duckdb_columns() where schema_name = 'marts'")}
+    relation_comments = dict(query(duo_warehouse, "select table_name, comment from duckdb_tables() "
+                                                  "where schema_name = 'marts' union all select view_name, comment "
+                                                  "from duckdb_views() where schema_name = 'marts'"))
+    for mart in marts:
+        assert " ".join(relation_comments[mart["name"]].split()) == " ".join(mart["description"].split())
+        for column in mart["columns"].values():
+            stored = comments[(mart["name"], column["name"])]
+            assert stored and " ".join(stored.split()) == " ".join(column["description"].split()), (mart["name"], column)
+
+
+def test_source_freshness_reads_the_last_load(duo_warehouse: Path, tmp_path: Path) -> None:
+    fresh = plain_dbt(["source", "freshness", "--select", "source:ingest.ingest_loads"], duo_warehouse, tmp_path,
+                      tmp_path / "target")
+    assert fresh.returncode == 0, fresh.stdout + fresh.stderr
+    assert "PASS freshness of ingest.ingest_loads" in fresh.stdout
+    stale = plain_dbt(["source", "freshness", "--select", "source:ingest.ingest_loads", "--vars",
+                       "{raw_max_age_days: 0}"], duo_warehouse, tmp_path, tmp_path / "target")
+    assert "WARN freshness of ingest.ingest_loads" in stale.stdout, stale.stdout
+
+
+def test_exposures_show_what_a_superset_chart_depends_on(tmp_path: Path) -> None:
+    listed = plain_dbt(["ls", "--select", "+exposure:superset", "--resource-type", "model", "--output", "name"],
+                       tmp_path / "unused.duckdb", tmp_path, tmp_path / "target")
+    assert listed.returncode == 0, listed.stdout + listed.stderr
+    names = set(listed.stdout.split())
+    assert {"agreement", "ratings", "int_agreement__values", "stg_dices__ratings_350"} <= names
+    assert "score_correlations" not in names  # a notebook's, not a chart's
