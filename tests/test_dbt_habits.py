@@ -1,8 +1,9 @@
 """The warehouse as dbt users and BI tools expect it: plain dbt from the project root, docs
-persisted as DuckDB comments, source freshness, exposures."""
+persisted as DuckDB comments, source freshness, exposures, views that survive a renamed file."""
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -70,3 +71,25 @@ def test_exposures_show_what_a_superset_chart_depends_on(tmp_path: Path) -> None
     names = set(listed.stdout.split())
     assert {"agreement", "ratings", "int_agreement__values", "stg_dices__ratings_350"} <= names
     assert "score_correlations" not in names  # a notebook's, not a chart's
+
+
+def every_view(con) -> list[str]:
+    return [f'"{schema}"."{name}"' for schema, name in con.execute(
+        "select schema_name, view_name from duckdb_views() where not internal and database_name = current_database()"
+    ).fetchall()]
+
+
+def test_views_work_in_a_renamed_copy_and_under_any_attach_alias(duo_warehouse: Path, tmp_path: Path) -> None:
+    import duckdb
+
+    copy = tmp_path / "eval.duckdb"
+    shutil.copyfile(duo_warehouse, copy)
+    with duckdb.connect(str(copy), read_only=True) as con:
+        views = every_view(con)
+        assert '"marts"."ratings"' in views and len(views) >= 8
+        counts = {view: con.execute(f"select count(*) from {view}").fetchone()[0] for view in views}
+    assert counts['"marts"."ratings"'] == query(duo_warehouse, "select count(*) from marts.ratings")[0][0] > 0
+    with duckdb.connect() as con:
+        con.execute(f"attach '{duo_warehouse}' as wh (read_only)")
+        for view in views:
+            assert con.execute(f"select count(*) from wh.{view}").fetchone()[0] == counts[view], view
