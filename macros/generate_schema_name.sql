@@ -1,4 +1,4 @@
-{#- Schemas are named exactly raw / staging / intermediate / marts, not dbt's <target>_<custom>. -#}
+{#- Schemas are named exactly raw / staging / intermediate / marts / reference (seeds), not dbt's <target>_<custom>. -#}
 {% macro generate_schema_name(custom_schema_name, node) -%}
     {%- if custom_schema_name is none -%}
         {{ target.schema }}

@@ -9,7 +9,7 @@
 -#}
 {% macro warehouse_relation(relation) -%}
     {#- unit tests hand over their fixtures' CTE names, not relations -#}
-    {%- if relation.include is not defined or target.database in ('raw', 'staging', 'intermediate', 'marts', 'main') -%}
+    {%- if relation.include is not defined or target.database in ('raw', 'staging', 'intermediate', 'marts', 'reference', 'main') -%}
         {{- return(relation) -}}
     {%- endif -%}
     {{- return(relation.include(database=false)) -}}

@@ -136,17 +136,17 @@ class CompiledAgreementModels:
     def run(self, inputs: dict[str, pd.DataFrame]) -> duckdb.DuckDBPyConnection:
         con = duckdb.connect()
         con.execute(f"attach ':memory:' as {self.CATALOG}; use {self.CATALOG}")
-        for schema in ("marts", "intermediate"):
+        for schema in ("marts", "intermediate", "reference"):
             con.execute(f"create schema {schema}")
         for name, frame in inputs.items():
             con.register("input_frame", frame)
             con.execute(f"create table {name} as select * from input_frame")
             con.unregister("input_frame")
         # the generated CSVs have only the question columns their answers use: so has their seed
-        con.execute("create table marts.dices_questions as select * from read_csv(?, all_varchar = true) "
+        con.execute("create table reference.dices_questions as select * from read_csv(?, all_varchar = true) "
                     "where question in (select question from intermediate.int_dices__answers)",
                     [str(PROJECT_ROOT / "seeds" / "dices_questions.csv")])
-        con.execute("create table marts.dices_vocabularies as select * from read_csv(?, all_varchar = true)",
+        con.execute("create table reference.dices_vocabularies as select * from read_csv(?, all_varchar = true)",
                     [str(PROJECT_ROOT / "seeds" / "dices_vocabularies.csv")])
         # one CSV row of DICES answers every question of its release: the rows are the answers' row ids
         con.execute("create table intermediate.int_dices__rows as select distinct dataset_config, source_row_id,"
@@ -320,14 +320,14 @@ def test_built_sample_matches_the_reference(small_sample_warehouse: duckdb.DuckD
 
 
 def test_grasp_figures_sit_beside_the_warehouses_own(small_sample_warehouse: duckdb.DuckDBPyConnection) -> None:
-    published = small_sample_warehouse.execute("select count(*) from marts.grasp_published_figures").fetchone()[0]
+    published = small_sample_warehouse.execute("select count(*) from reference.grasp_published_figures").fetchone()[0]
     rows = small_sample_warehouse.execute("""
         select c.grasp_group, c.alpha, a.alpha, c.grasp_irr, c.alpha_difference, c.why_not_equal
         from marts.grasp_comparison c
         join marts.agreement a on a.source = 'dices' and a.scope = '350' and a.question = 'Q_overall'
             and a.group_dimension = c.group_dimension and a.group_value = c.group_value""").fetchall()
     groups_in_sample = small_sample_warehouse.execute("""
-        select count(*) from marts.grasp_published_figures p
+        select count(*) from reference.grasp_published_figures p
         where exists (select 1 from marts.agreement a where a.scope = '350' and a.question = 'Q_overall'
                       and a.group_dimension = p.group_dimension and a.group_value = p.group_value)""").fetchone()[0]
     assert published == 20 and len(rows) == groups_in_sample >= 10
