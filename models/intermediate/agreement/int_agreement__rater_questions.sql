@@ -13,12 +13,6 @@ agreement_values as (
 
 ),
 
-units as (
-
-    select * from {{ ref('int_agreement__units') }}
-
-),
-
 value_labels as (
 
     select * from {{ ref('int_agreement__value_labels') }}
@@ -39,14 +33,7 @@ unit_value_counts as (
 
 questions as (
 
-    select distinct
-        question_id,
-        source,
-        scope,
-        rating_kind,
-        question,
-        level_of_measurement
-    from units
+    select * from {{ ref('int_agreement__questions') }}
 
 ),
 

@@ -41,15 +41,7 @@ rater_questions as (
 
 questions as (
 
-    select distinct
-        question_id,
-        source,
-        scope,
-        rating_kind,
-        question,
-        level_of_measurement,
-        n_labels
-    from units
+    select * from {{ ref('int_agreement__questions') }}
 
 ),
 
