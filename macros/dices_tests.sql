@@ -7,6 +7,7 @@
     is_list: the column is a list; every element is checked (an empty list passes).
     case_insensitive: compare lower(trim(value)) with lower(trim(label)) (harm types).
     allow_null: a null value passes (documented empty fields); otherwise null fails.
+    Restrict the rows with dbt's own `config: where:`.
 -#}
 {% test dices_in_vocabulary(
     model,
@@ -16,8 +17,7 @@
     show_columns=[],
     is_list=false,
     case_insensitive=false,
-    allow_null=false,
-    where_clause=none
+    allow_null=false
 ) %}
 
 {%- set vocabulary_expression = vocabulary_column if vocabulary_column else "'" ~ vocabulary ~ "'" -%}
@@ -43,7 +43,6 @@ checked as (
         {{ column_name }} as value
         {%- endif %}
     from {{ model }}
-    {% if where_clause %}where {{ where_clause }}{% endif %}
 
 )
 
@@ -70,13 +69,11 @@ where
     `show_columns` (the item, rater and row that identify it, and the values at fault) so that
     wide DICES rows print readably in the build output.
 -#}
-{% test dices_expression_is_true(model, expression, show_columns, column_name=none, where_clause=none) %}
+{% test dices_expression_is_true(model, expression, show_columns, column_name=none) %}
 
 select
     {{ show_columns | join(',\n    ') }}
 from {{ model }}
-where
-    {% if where_clause %}({{ where_clause }}) and {% endif %}
-    not coalesce(({{ expression }}), false)
+where not coalesce(({{ expression }}), false)
 
 {% endtest %}

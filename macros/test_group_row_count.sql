@@ -1,9 +1,9 @@
 {#-
-    Each group of `group_by` (optionally restricted by `where_clause`) must have exactly
+    Each group of `group_by` (rows restricted with dbt's `config: where:`) must have exactly
     `expected` rows, or `expected_distinct` distinct values of `distinct_column`. Fails on each
     group that does not, listing the values it has.
 -#}
-{% test group_row_count(model, group_by, expected, distinct_column=none, where_clause=none, list_column=none) %}
+{% test group_row_count(model, group_by, expected, distinct_column=none, list_column=none) %}
 
 {%- set counted = 'count(distinct ' ~ distinct_column ~ ')' if distinct_column else 'count(*)' -%}
 select
@@ -14,7 +14,6 @@ select
     list({{ list_column }} order by {{ list_column }}) as found_values
     {%- endif %}
 from {{ model }}
-{% if where_clause %}where {{ where_clause }}{% endif %}
 group by {{ group_by | join(', ') }}
 having {{ counted }} <> {{ expected }}
 
