@@ -20,3 +20,12 @@
         or ({{ rating_kind }} = 'movie_form' and {{ question }} in ('seen', 'liked') and {{ value_numeric }} = 2)
     )
 {%- endmacro %}
+
+{#-
+    The rating kinds of `ratings` whose judgements form agreement units: DUO objective scores
+    (three annotators) and ReDial form answers (two workers). DUO subjective scores have one rater
+    each; DICES answers are read from their intermediate model.
+-#}
+{% macro agreement_unit_rating_kinds() -%}
+    ('objective', 'movie_form')
+{%- endmacro %}

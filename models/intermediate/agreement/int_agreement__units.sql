@@ -8,7 +8,7 @@ with
 ratings as (
 
     select * from {{ ref('ratings') }}
-    where rating_kind in ('objective', 'movie_form')
+    where rating_kind in {{ agreement_unit_rating_kinds() }}
 
 ),
 
