@@ -29,3 +29,36 @@
 {% macro agreement_unit_rating_kinds() -%}
     ('objective', 'movie_form')
 {%- endmacro %}
+
+{#-
+    The scope a dialogue's agreement figures are computed within: the DICES release, the DUO
+    language and setting, the ReDial split. `dialogues` is the alias of a `dialogues` relation.
+-#}
+{% macro agreement_scope(dialogues) -%}
+    case {{ dialogues }}.source
+        when 'dices' then {{ dialogues }}.dataset_config
+        when 'duo' then {{ dialogues }}.language || ':' || {{ dialogues }}.setting
+        when 'redial' then {{ dialogues }}.split
+    end
+{%- endmacro %}
+
+{#-
+    The value codes `agreement` keeps one count column for: 1 … the largest number of values a
+    question holds (DICES Q1 has 4 sentences, DUO scores 1–5). Counting into fixed columns lets
+    one pass over the judgements give each group's counts per unit. A question with more values
+    fails `agreement_value_codes_fit_the_count_columns` on `int_agreement__value_labels` before
+    `agreement` builds; raise the variable `agreement_max_value_codes` for such a dataset.
+-#}
+{% macro agreement_value_codes() -%}
+    {{ return(range(1, (var('agreement_max_value_codes', 5) | int) + 1)) }}
+{%- endmacro %}
+
+{#-
+    `expression` written once per value code, `@` standing for the code, joined by `separator`:
+    for_each_value_code('count_@ * count_@') gives `count_1 * count_1 + count_2 * count_2 + …`.
+-#}
+{% macro for_each_value_code(expression, separator=' + ') -%}
+    {%- for code in agreement_value_codes() -%}
+        {{ expression | replace('@', code | string) }}{{ separator if not loop.last }}
+    {%- endfor -%}
+{%- endmacro %}

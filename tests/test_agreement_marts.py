@@ -108,7 +108,7 @@ class CompiledAgreementModels:
     def __init__(self, work_dir: Path) -> None:
         target = work_dir / "target"
         env = {**os.environ, "DWH_DB_PATH": str(work_dir / f"{self.CATALOG}.duckdb"), "DBT_TARGET_PATH": str(target)}
-        selection = ["int_agreement__units+", "int_agreement__value_labels+", "int_agreement__raters+", "score_correlations"]
+        selection = ["int_agreement__questions+", "int_agreement__raters+", "score_correlations"]
         dbt = Path(sys.executable).parent / "dbt"
         completed = subprocess.run(
             [str(dbt), "compile", "--project-dir", str(PROJECT_ROOT), "--profiles-dir", str(PROJECT_ROOT),
@@ -146,7 +146,8 @@ class CompiledAgreementModels:
         con.execute("create table reference.dices_questions as select * from read_csv(?, all_varchar = true) "
                     "where question in (select question from intermediate.int_dices__answers)",
                     [str(PROJECT_ROOT / "seeds" / "dices_questions.csv")])
-        con.execute("create table reference.dices_vocabularies as select * from read_csv(?, all_varchar = true)",
+        con.execute("create table reference.dices_vocabularies as select * from read_csv(?, all_varchar = true, "
+                    "types = {'position': 'INTEGER'})",
                     [str(PROJECT_ROOT / "seeds" / "dices_vocabularies.csv")])
         # one CSV row of DICES answers every question of its release: the rows are the answers' row ids
         con.execute("create table intermediate.int_dices__rows as select distinct dataset_config, source_row_id,"

@@ -16,9 +16,9 @@ agreement_values as (
 
 ),
 
-units as (
+questions as (
 
-    select * from {{ ref('int_agreement__units') }}
+    select * from {{ ref('int_agreement__questions') }}
 
 ),
 
@@ -42,14 +42,14 @@ rating_counts as (
 value_counts as (
 
     select
-        units.source,
-        units.rating_kind,
-        units.question,
+        questions.source,
+        questions.rating_kind,
+        questions.question,
         count(*) as n_judgements,
         count(*) filter (where agreement_values.value_code is null) as n_missing
     from agreement_values
-    inner join units on agreement_values.unit_id = units.unit_id
-    group by units.source, units.rating_kind, units.question
+    inner join questions on agreement_values.question_id = questions.question_id
+    group by questions.source, questions.rating_kind, questions.question
 
 ),
 

@@ -1,24 +1,111 @@
--- One row per question of a scope: the grain of `agreement` and of the rater agreement, with
--- what its figures need (level of measurement, vocabulary size).
+-- One row per question of a scope (source, scope, rating kind, question): the grain of `agreement`
+-- and of the rater agreement, numbered, with what their figures need (level of measurement,
+-- vocabulary size). The agreement models carry only the number; the attributes live here.
+-- DICES questions are the seeded columns of each release loaded; DUO and ReDial questions are
+-- the ones their ratings use.
 with
 
-units as (
+ratings as (
 
-    select * from {{ ref('int_agreement__units') }}
+    select * from {{ ref('ratings') }}
+    where rating_kind in {{ agreement_unit_rating_kinds() }}
+
+),
+
+dialogues as (
+
+    select * from {{ ref('dialogues') }}
+
+),
+
+dices_questions as (
+
+    select * from {{ ref('dices_questions') }}
+
+),
+
+dices_vocabularies as (
+
+    select * from {{ ref('dices_vocabularies') }}
+
+),
+
+dices_vocabulary_sizes as (
+
+    select
+        vocabulary,
+        count(*) as n_labels
+    from dices_vocabularies
+    group by vocabulary
+
+),
+
+dices_configs as (
+
+    select distinct dataset_config from dialogues
+    where source = 'dices'
+
+),
+
+dices_scoped as (
+
+    select
+        'dices' as source,
+        dices_questions.dataset_config as scope,
+        'safety' as rating_kind,
+        dices_questions.question,
+        'nominal' as level_of_measurement,
+        dices_vocabulary_sizes.n_labels
+    from dices_questions
+    inner join dices_configs on dices_questions.dataset_config = dices_configs.dataset_config
+    inner join dices_vocabulary_sizes on dices_questions.answer_vocabulary = dices_vocabulary_sizes.vocabulary
+
+),
+
+rated_questions as (
+
+    select distinct
+        dialogues.source,
+        {{ agreement_scope('dialogues') }} as scope,
+        ratings.rating_kind,
+        ratings.question
+    from ratings
+    inner join dialogues on ratings.dialogue_key = dialogues.dialogue_key
+
+),
+
+rated_scoped as (
+
+    select
+        source,
+        scope,
+        rating_kind,
+        question,
+        case source when 'duo' then 'interval' else 'nominal' end as level_of_measurement,
+        case source when 'duo' then 5 when 'redial' then 2 end as n_labels
+    from rated_questions
+
+),
+
+scoped as (
+
+    select * from dices_scoped
+    union all
+    select * from rated_scoped
 
 ),
 
 final as (
 
-    select distinct
-        question_id,
+    select
+        cast(row_number() over (order by source, scope, rating_kind, question) as integer) as question_id,
         source,
         scope,
         rating_kind,
         question,
         level_of_measurement,
-        n_labels
-    from units
+        cast(n_labels as integer) as n_labels
+    from scoped
 
 )
 

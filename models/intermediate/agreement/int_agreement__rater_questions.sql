@@ -54,7 +54,10 @@ single_judgements as (
         on
             agreement_values.unit_id = unit_value_counts.unit_id
             and agreement_values.value_code = unit_value_counts.value_code
-    left join value_labels on agreement_values.value_code = value_labels.value_code
+    left join value_labels
+        on
+            agreement_values.question_id = value_labels.question_id
+            and agreement_values.value_code = value_labels.value_code
     where agreement_values.n_rater_judgements = 1
 
 ),

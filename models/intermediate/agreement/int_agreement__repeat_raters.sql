@@ -22,15 +22,18 @@ final as (
     select
         agreement_values.unit_id,
         agreement_values.rater_number,
-        any_value(agreement_values.question_id) as question_id,
+        agreement_values.question_id,
         cast(count(agreement_values.value_code) as integer) as n_values,
         cast(count(*) - count(agreement_values.value_code) as integer) as n_missing,
         min(agreement_values.value_code) as lowest_value_code,
         max(agreement_values.value_code) as highest_value_code,
         sum(value_labels.value_numeric) as value_sum
     from agreement_values
-    left join value_labels on agreement_values.value_code = value_labels.value_code
-    group by agreement_values.unit_id, agreement_values.rater_number
+    left join value_labels
+        on
+            agreement_values.question_id = value_labels.question_id
+            and agreement_values.value_code = value_labels.value_code
+    group by agreement_values.unit_id, agreement_values.rater_number, agreement_values.question_id
 
 )
 

@@ -16,11 +16,12 @@ counted_with_missing as (
 
     select
         unit_id,
+        question_id,
         value_code,
         cast(count(*) as integer) as n_values,
         cast(count(*) filter (where n_rater_judgements = 1) as integer) as n_single_judgements
     from agreement_values
-    group by unit_id, value_code
+    group by unit_id, question_id, value_code
 
 ),
 
@@ -62,6 +63,7 @@ final as (
 
     select
         counted.unit_id,
+        counted.question_id,
         counted.value_code,
         counted.n_values,
         unit_tops.n_unit_values,

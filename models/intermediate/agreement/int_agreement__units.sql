@@ -1,8 +1,9 @@
 -- One row per unit: what several raters judged. DUO objective scores and DICES answers per
 -- (dialogue, question), ReDial forms per (dialogue, movie, question). DUO subjective scores have
 -- one rater each and are no units. DICES units are the items times their release's questions
--- (every CSV row answers each of them, nulls included): ~37 thousand units, found without
--- reading the ~3 million answers.
+-- (every CSV row answers each of them, nulls included): found without reading the millions of
+-- answers. A unit carries its question's number; the question's attributes are in
+-- `int_agreement__questions`.
 with
 
 ratings as (
@@ -24,37 +25,9 @@ dialogues as (
 
 ),
 
-dices_questions as (
+questions as (
 
-    select * from {{ ref('dices_questions') }}
-
-),
-
-dices_vocabularies as (
-
-    select * from {{ ref('dices_vocabularies') }}
-
-),
-
-dices_vocabulary_sizes as (
-
-    select
-        vocabulary,
-        count(*) as n_labels
-    from dices_vocabularies
-    group by vocabulary
-
-),
-
-dices_label_counts as (
-
-    select
-        dices_questions.dataset_config,
-        dices_questions.question,
-        dices_vocabulary_sizes.n_labels
-    from dices_questions
-    inner join dices_vocabulary_sizes
-        on dices_questions.answer_vocabulary = dices_vocabulary_sizes.vocabulary
+    select * from {{ ref('int_agreement__questions') }}
 
 ),
 
@@ -70,21 +43,46 @@ dices_items as (
 dices_units as (
 
     select
+        questions.question_id,
         {{ dices_dialogue_key('dices_items.dataset_config', 'dices_items.item_id') }} as dialogue_key,
-        dices_questions.question,
-        cast(null as varchar) as movie_id
+        cast(null as varchar) as movie_id,
+        dices_items.item_id as dices_item_id
     from dices_items
-    inner join dices_questions on dices_items.dataset_config = dices_questions.dataset_config
+    inner join questions
+        on
+            questions.source = 'dices'
+            and dices_items.dataset_config = questions.scope
 
 ),
 
 rated_units as (
 
     select distinct
-        dialogue_key,
-        question,
-        movie_id
+        ratings.dialogue_key,
+        dialogues.source,
+        {{ agreement_scope('dialogues') }} as scope,
+        ratings.rating_kind,
+        ratings.question,
+        ratings.movie_id
     from ratings
+    inner join dialogues on ratings.dialogue_key = dialogues.dialogue_key
+
+),
+
+rated_units_numbered as (
+
+    select
+        questions.question_id,
+        rated_units.dialogue_key,
+        rated_units.movie_id,
+        cast(null as varchar) as dices_item_id
+    from rated_units
+    inner join questions
+        on
+            rated_units.source = questions.source
+            and rated_units.scope = questions.scope
+            and rated_units.rating_kind = questions.rating_kind
+            and rated_units.question = questions.question
 
 ),
 
@@ -92,60 +90,19 @@ units as (
 
     select * from dices_units
     union all
-    select * from rated_units
-
-),
-
-described as (
-
-    select
-        units.dialogue_key,
-        units.question,
-        units.movie_id,
-        dialogues.source,
-        dialogues.source_dialogue_id,
-        dialogues.dataset_config,
-        case dialogues.source
-            when 'dices' then dialogues.dataset_config
-            when 'duo' then dialogues.language || ':' || dialogues.setting
-            when 'redial' then dialogues.split
-        end as scope,
-        case dialogues.source
-            when 'dices' then 'safety'
-            when 'duo' then 'objective'
-            when 'redial' then 'movie_form'
-        end as rating_kind,
-        case dialogues.source when 'duo' then 'interval' else 'nominal' end as level_of_measurement,
-        case dialogues.source
-            when 'dices' then dices_label_counts.n_labels
-            when 'duo' then 5
-            when 'redial' then 2
-        end as n_labels
-    from units
-    inner join dialogues on units.dialogue_key = dialogues.dialogue_key
-    left join dices_label_counts
-        on
-            dialogues.dataset_config = dices_label_counts.dataset_config
-            and units.question = dices_label_counts.question
+    select * from rated_units_numbered
 
 ),
 
 final as (
 
     select
-        cast(row_number() over (order by dialogue_key, question, movie_id) as integer) as unit_id,
-        cast(dense_rank() over (order by source, scope, rating_kind, question) as integer) as question_id,
-        source,
-        scope,
-        rating_kind,
-        question,
+        cast(row_number() over (order by question_id, dialogue_key, movie_id) as integer) as unit_id,
+        question_id,
         dialogue_key,
         movie_id,
-        source_dialogue_id,
-        dataset_config,
-        level_of_measurement,
-        n_labels
-    from described
+        dices_item_id
+    from units
 
 )
 

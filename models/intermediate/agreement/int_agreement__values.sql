@@ -1,10 +1,10 @@
 -- One row per judgement of a unit, as small integers: the unit, its question, the rater, the
--- value (null when the judgement is missing: a null answer, or ReDial's "did not say") and how
--- many judgements the rater gave on that unit. Repeats by one rater stay separate rows; knowing
--- them here spares every agreement model a group-by of all (unit, rater) pairs. DICES answers are
--- read with their ids, as `ratings` shows them but before their text keys are built: building
--- ~3 million keys costs more than the agreement maths. The test
--- `agreement_values_reconcile_with_ratings` proves that nothing is lost on the way.
+-- value's code within the question (null when the judgement is missing: a null answer, or
+-- ReDial's "did not say") and how many judgements the rater gave on that unit. Repeats by one
+-- rater stay separate rows; knowing them here spares every agreement model a group-by of all
+-- (unit, rater) pairs. DICES answers are read with their ids, as `ratings` shows them but before
+-- their text keys are built: building ~3 million keys (scale 1) costs more than the agreement maths. The
+-- test `agreement_values_reconcile_with_ratings` proves that nothing is lost on the way.
 with
 
 ratings as (
@@ -44,6 +44,18 @@ value_labels as (
 
 ),
 
+questions as (
+
+    select * from {{ ref('int_agreement__questions') }}
+
+),
+
+dialogues as (
+
+    select * from {{ ref('dialogues') }}
+
+),
+
 -- every CSV row answers every question of its release (nulls included), so a rater's judgements
 -- of an (item, question) are their rows of the item
 dices_repeated_rows as (
@@ -68,17 +80,23 @@ dices_values as (
         value_labels.value_code,
         cast(coalesce(dices_repeated_rows.n_rows, 1) as integer) as n_rater_judgements
     from dices_answers
+    inner join questions
+        on
+            questions.source = 'dices'
+            and dices_answers.dataset_config = questions.scope
+            and dices_answers.question = questions.question
     inner join units
         on
-            units.source = 'dices'
-            and dices_answers.dataset_config = units.dataset_config
-            and dices_answers.item_id = units.source_dialogue_id
-            and dices_answers.question = units.question
+            questions.question_id = units.question_id
+            and dices_answers.item_id = units.dices_item_id
     inner join raters
         on
             raters.source = 'dices'
             and dices_answers.rater_id = raters.source_rater_id
-    left join value_labels on dices_answers.answer = value_labels.value_text
+    left join value_labels
+        on
+            questions.question_id = value_labels.question_id
+            and dices_answers.answer = value_labels.value_text
     left join dices_repeated_rows
         on
             dices_answers.dataset_config = dices_repeated_rows.dataset_config
@@ -100,14 +118,23 @@ rated_values as (
         end as value_code,
         cast(count(*) over (partition by units.unit_id, raters.rater_number) as integer) as n_rater_judgements
     from ratings
+    inner join dialogues on ratings.dialogue_key = dialogues.dialogue_key
+    inner join questions
+        on
+            dialogues.source = questions.source
+            and {{ agreement_scope('dialogues') }} = questions.scope
+            and ratings.rating_kind = questions.rating_kind
+            and ratings.question = questions.question
     inner join units
         on
-            ratings.dialogue_key = units.dialogue_key
-            and ratings.question = units.question
+            questions.question_id = units.question_id
+            and ratings.dialogue_key = units.dialogue_key
             and ratings.movie_id is not distinct from units.movie_id
     inner join raters on ratings.rater_key = raters.rater_key
     left join value_labels
-        on {{ agreement_number_text('ratings.value_numeric') }} = value_labels.value_text
+        on
+            questions.question_id = value_labels.question_id
+            and ratings.value_numeric = value_labels.value_numeric
 
 ),
 

@@ -3,9 +3,10 @@
 -- ratio of the two (GAI), from per-unit value counts (no pairs of raters are ever formed).
 with
 
-units as (
+agreement_values as (
 
-    select * from {{ ref('int_agreement__units') }}
+    select * from {{ ref('int_agreement__values') }}
+    where value_code is not null
 
 ),
 
@@ -18,12 +19,6 @@ value_labels as (
 unit_value_counts as (
 
     select * from {{ ref('int_agreement__unit_value_counts') }}
-
-),
-
-group_value_counts as (
-
-    select * from {{ ref('int_agreement__group_value_counts') }}
 
 ),
 
@@ -55,6 +50,20 @@ groups as (
 
 ),
 
+everyone as (
+
+    select distinct group_id from rater_groups
+    where group_dimension = 'all'
+
+),
+
+demographic_groups as (
+
+    select * from rater_groups
+    where group_dimension <> 'all'
+
+),
+
 -- every question of a scope, for every group with a rater who rated in that scope
 group_questions as (
 
@@ -83,102 +92,119 @@ raters_per_group as (
 
 ),
 
+-- each question's numbers by value code (0 for codes it does not use; DICES answers have no
+-- number and are only compared nominally)
+question_numbers as (
+
+    select
+        question_id,
+        {{ for_each_value_code(
+            'coalesce(max(value_numeric) filter (where value_code = @), 0) as number_@', ',\n        '
+        ) }}
+    from value_labels
+    group by question_id
+
+),
+
+-- how often everyone gave each value on each unit: the `all` group's counts
+unit_counts as (
+
+    select
+        unit_id,
+        question_id,
+        {{ for_each_value_code(
+            'cast(coalesce(sum(n_values) filter (where value_code = @), 0) as integer) as count_@', ',\n        '
+        ) }}
+    from unit_value_counts
+    group by unit_id, question_id
+
+),
+
+-- how often each demographic group gave each value on each unit it judged: one pass over the
+-- judgements, one count column per value code
+demographic_counts as (
+
+    select
+        demographic_groups.group_id,
+        agreement_values.unit_id,
+        {{ for_each_value_code(
+            'cast(count(*) filter (where agreement_values.value_code = @) as integer) as count_@', ',\n        '
+        ) }}
+    from agreement_values
+    inner join demographic_groups on agreement_values.rater_number = demographic_groups.rater_number
+    group by demographic_groups.group_id, agreement_values.unit_id
+
+),
+
+group_counts as (
+
+    select
+        everyone.group_id,
+        unit_counts.unit_id,
+        {{ for_each_value_code('unit_counts.count_@', ',\n        ') }}
+    from unit_counts
+    cross join everyone
+    union all
+    select * from demographic_counts
+
+),
+
 -- the group's counts on each unit it gave a value to, beside the unit's counts of all raters
 per_group_unit as (
 
     select
-        group_value_counts.group_id,
-        group_value_counts.unit_id,
-        sum(group_value_counts.n_values) as n_group,
-        any_value(unit_value_counts.n_unit_values) - sum(group_value_counts.n_values) as n_others,
-        sum(group_value_counts.n_values * group_value_counts.n_values) as group_same_value_pairs,
-        sum(group_value_counts.n_values * (unit_value_counts.n_values - group_value_counts.n_values))
-            as cross_same_value_pairs,
-        sum(group_value_counts.n_values * value_labels.value_numeric) as group_value_sum,
-        sum(group_value_counts.n_values * value_labels.value_numeric * value_labels.value_numeric)
-            as group_value_square_sum,
-        max(group_value_counts.n_values) as group_plurality_count,
-        sum(group_value_counts.n_values * ln(group_value_counts.n_values)) as group_count_log_sum
-    from group_value_counts
-    inner join unit_value_counts
-        on
-            group_value_counts.unit_id = unit_value_counts.unit_id
-            and group_value_counts.value_code = unit_value_counts.value_code
-    inner join value_labels on group_value_counts.value_code = value_labels.value_code
-    group by group_value_counts.group_id, group_value_counts.unit_id
+        group_counts.*,
+        unit_counts.question_id,
+        questions.level_of_measurement = 'interval' as is_interval,
+        questions.n_labels,
+        {{ for_each_value_code('unit_counts.count_@ as unit_count_@', ',\n        ') }},
+        {{ for_each_value_code('question_numbers.number_@', ',\n        ') }},
+        {{ for_each_value_code('group_counts.count_@') }} as n_group,
+        {{ for_each_value_code('unit_counts.count_@') }} as n_unit
+    from group_counts
+    inner join unit_counts on group_counts.unit_id = unit_counts.unit_id
+    inner join questions on unit_counts.question_id = questions.question_id
+    inner join question_numbers on unit_counts.question_id = question_numbers.question_id
+
+),
+
+-- what each (group, unit) contributes, summed over the value codes
+unit_terms as (
+
+    select
+        group_id,
+        unit_id,
+        question_id,
+        n_labels,
+        n_group,
+        n_unit - n_group as n_others,
+        {{ for_each_value_code('count_@', ',\n        ') }},
+        {{ for_each_value_code('unit_count_@', ',\n        ') }},
+        {{ for_each_value_code('count_@ * count_@') }} as group_same_value_pairs,
+        {{ for_each_value_code('count_@ * (unit_count_@ - count_@)') }} as cross_same_value_pairs,
+        -- the sums of numbers only mean something for interval questions (DUO)
+        case when is_interval then {{ for_each_value_code('count_@ * number_@') }} end as group_value_sum,
+        case
+            when is_interval then {{ for_each_value_code('count_@ * number_@ * number_@') }}
+        end as group_value_square_sum,
+        greatest({{ for_each_value_code('count_@', ', ') }}) as group_plurality_count,
+        -- ln(1) = 0: a value the group did not give adds nothing
+        {{ for_each_value_code('count_@ * ln(greatest(count_@, 1))') }} as group_count_log_sum
+    from per_group_unit
 
 ),
 
 classified_units as (
 
     select
-        per_group_unit.*,
-        units.question_id,
-        units.n_labels,
-        per_group_unit.n_group >= 2 as is_pairable,
-        per_group_unit.n_others >= 1 as is_rated_by_both,
+        unit_terms.*,
+        unit_terms.n_group >= 2 as is_pairable,
+        unit_terms.n_others >= 1 as is_rated_by_both,
         case
-            when per_group_unit.group_plurality_count = per_group_unit.n_group then 0.0
-            else ln(per_group_unit.n_group) - per_group_unit.group_count_log_sum / per_group_unit.n_group
+            when unit_terms.group_plurality_count = unit_terms.n_group then 0.0
+            else ln(unit_terms.n_group) - unit_terms.group_count_log_sum / unit_terms.n_group
         end as group_entropy
-    from per_group_unit
-    inner join units on per_group_unit.unit_id = units.unit_id
-
-),
-
--- per value: how often the group gave it on its pairable units and on the units both rated
-group_value_totals as (
-
-    select
-        classified_units.group_id,
-        classified_units.question_id,
-        group_value_counts.value_code,
-        sum(group_value_counts.n_values) filter (where classified_units.is_pairable) as pairable_count,
-        sum(group_value_counts.n_values) filter (where classified_units.is_rated_by_both) as shared_count
-    from group_value_counts
-    inner join classified_units
-        on
-            group_value_counts.group_id = classified_units.group_id
-            and group_value_counts.unit_id = classified_units.unit_id
-    group by classified_units.group_id, classified_units.question_id, group_value_counts.value_code
-
-),
-
--- per value: how often anyone gave it on the units both the group and the others rated
-everyone_value_totals as (
-
-    select
-        classified_units.group_id,
-        classified_units.question_id,
-        unit_value_counts.value_code,
-        sum(unit_value_counts.n_values) as shared_count
-    from classified_units
-    inner join unit_value_counts on classified_units.unit_id = unit_value_counts.unit_id
-    where classified_units.is_rated_by_both
-    group by classified_units.group_id, classified_units.question_id, unit_value_counts.value_code
-
-),
-
-expected_parts as (
-
-    select
-        coalesce(everyone_value_totals.group_id, group_value_totals.group_id) as group_id,
-        coalesce(everyone_value_totals.question_id, group_value_totals.question_id) as question_id,
-        sum(group_value_totals.pairable_count * group_value_totals.pairable_count) as pairable_same_value_pairs,
-        -- the group's count of a value times the others' count of it (everyone's minus the group's)
-        sum(
-            coalesce(group_value_totals.shared_count, 0)
-            * (everyone_value_totals.shared_count - coalesce(group_value_totals.shared_count, 0))
-        ) as shared_same_value_pairs
-    from everyone_value_totals
-    full outer join group_value_totals
-        on
-            everyone_value_totals.group_id = group_value_totals.group_id
-            and everyone_value_totals.question_id = group_value_totals.question_id
-            and everyone_value_totals.value_code = group_value_totals.value_code
-    group by
-        coalesce(everyone_value_totals.group_id, group_value_totals.group_id),
-        coalesce(everyone_value_totals.question_id, group_value_totals.question_id)
+    from unit_terms
 
 ),
 
@@ -195,13 +221,22 @@ per_group_question as (
         filter (where is_pairable) as interval_squared_differences,
         sum(group_value_sum) filter (where is_pairable) as pairable_value_sum,
         sum(group_value_square_sum) filter (where is_pairable) as pairable_value_square_sum,
+        -- per value: the square of how often the group gave it on its pairable units
+        {{ for_each_value_code('coalesce(sum(count_@) filter (where is_pairable), 0) ** 2') }}
+            as pairable_same_value_pairs,
         count(*) filter (where is_rated_by_both) as n_xrr_units,
         sum(n_group) filter (where is_rated_by_both) as n_group_values_on_shared_units,
         sum(n_others) filter (where is_rated_by_both) as n_others_values_on_shared_units,
+        -- per value: the group's count on the units both rated times the others' count there
+        {{ for_each_value_code(
+            'coalesce(sum(count_@) filter (where is_rated_by_both), 0)'
+            ~ ' * coalesce(sum(unit_count_@ - count_@) filter (where is_rated_by_both), 0)'
+        ) }}
+            as shared_same_value_pairs,
         sum((n_group + n_others) * (1 - cross_same_value_pairs / (n_group * n_others)))
         filter (where is_rated_by_both) as xrr_weighted_disagreement,
-        avg(ln(n_labels) - group_entropy) filter (where n_group >= 1) as mean_negentropy,
-        avg(group_plurality_count / n_group) filter (where n_group >= 1) as mean_plurality_share
+        avg(ln(n_labels) - group_entropy) as mean_negentropy,
+        avg(group_plurality_count / n_group) as mean_plurality_share
     from classified_units
     group by group_id, question_id
 
@@ -226,7 +261,7 @@ disagreements as (
                         when questions.level_of_measurement = 'nominal'
                             then
                                 per_group_question.n_values * per_group_question.n_values
-                                - expected_parts.pairable_same_value_pairs
+                                - per_group_question.pairable_same_value_pairs
                         else
                             2 * (
                                 per_group_question.n_values * per_group_question.pairable_value_square_sum
@@ -242,7 +277,7 @@ disagreements as (
         ) as xrr_observed_disagreement,
         (
             per_group_question.n_group_values_on_shared_units * per_group_question.n_others_values_on_shared_units
-            - expected_parts.shared_same_value_pairs
+            - per_group_question.shared_same_value_pairs
         )
         / (
             per_group_question.n_group_values_on_shared_units * per_group_question.n_others_values_on_shared_units
@@ -255,10 +290,6 @@ disagreements as (
         on
             group_questions.group_id = per_group_question.group_id
             and group_questions.question_id = per_group_question.question_id
-    left join expected_parts
-        on
-            group_questions.group_id = expected_parts.group_id
-            and group_questions.question_id = expected_parts.question_id
 
 ),
 

@@ -8,6 +8,12 @@ units as (
 
 ),
 
+questions as (
+
+    select * from {{ ref('int_agreement__questions') }}
+
+),
+
 value_labels as (
 
     select * from {{ ref('int_agreement__value_labels') }}
@@ -49,7 +55,10 @@ labelled_counts as (
         unit_value_counts.n_single_judgement_raters,
         unit_value_counts.n_missing_judgements
     from unit_value_counts
-    inner join value_labels on unit_value_counts.value_code = value_labels.value_code
+    inner join value_labels
+        on
+            unit_value_counts.question_id = value_labels.question_id
+            and unit_value_counts.value_code = value_labels.value_code
 
 ),
 
@@ -79,12 +88,12 @@ final as (
 
     select
         units.dialogue_key,
-        units.rating_kind,
-        units.question,
+        questions.rating_kind,
+        questions.question,
         units.movie_id,
-        units.source,
-        units.scope,
-        units.level_of_measurement,
+        questions.source,
+        questions.scope,
+        questions.level_of_measurement,
         cast(per_unit.n_ratings as bigint) as n_ratings,
         cast(per_unit.n_single_judgement_raters + coalesce(repeat_raters_per_unit.n_raters, 0) as bigint) as n_raters,
         cast(per_unit.n_missing as bigint) as n_missing,
@@ -93,14 +102,14 @@ final as (
         per_unit.plurality_value,
         per_unit.plurality_share,
         per_unit.entropy,
-        cast(units.n_labels as bigint) as n_labels,
-        ln(units.n_labels) - per_unit.entropy as negentropy,
+        cast(questions.n_labels as bigint) as n_labels,
+        ln(questions.n_labels) - per_unit.entropy as negentropy,
         case
-            when units.level_of_measurement = 'interval'
+            when questions.level_of_measurement = 'interval'
                 then per_unit.value_sum / per_unit.n_ratings
         end as mean_value,
         case
-            when units.level_of_measurement = 'interval' and per_unit.n_ratings > 1
+            when questions.level_of_measurement = 'interval' and per_unit.n_ratings > 1
                 then sqrt(
                     (per_unit.n_ratings * per_unit.value_square_sum - per_unit.value_sum * per_unit.value_sum)
                     / (per_unit.n_ratings * (per_unit.n_ratings - 1))
@@ -108,6 +117,7 @@ final as (
         end as sd_value
     from per_unit
     inner join units on per_unit.unit_id = units.unit_id
+    inner join questions on units.question_id = questions.question_id
     left join repeat_raters_per_unit on per_unit.unit_id = repeat_raters_per_unit.unit_id
 
 )
