@@ -7,7 +7,7 @@ SAMPLE_DIR := data/sample
 # sqlfluff's dbt templater compiles the project against a scratch database, never the warehouse
 LINT_DB := $(CURDIR)/target/lint.duckdb
 
-.PHONY: install demo test lint bench clean
+.PHONY: install demo test lint docs bench clean
 
 install: $(VENV)/.installed
 
@@ -30,6 +30,13 @@ test: install
 lint: install
 	mkdir -p target
 	DWH_DB_PATH=$(LINT_DB) $(BIN)/sqlfluff lint models tests_dbt
+
+# dbt's documentation site as one offline page (overview, lineage, every column), from the
+# built warehouse `make demo` leaves (or DWH_DB_PATH).
+docs: install
+	@test -f "$${DWH_DB_PATH:-data/warehouse.duckdb}" || { echo "make docs: no warehouse yet; run make demo first" >&2; exit 1; }
+	$(BIN)/dbt docs generate --static --quiet
+	@echo "docs: $(CURDIR)/target/static_index.html"
 
 # The four ingest paths at scale 1 and 10, each run 3 times; writes BENCHMARKS.md (takes a while).
 bench: install

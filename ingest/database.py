@@ -17,6 +17,13 @@ from ingest.errors import DwhError
 DEFAULT_MEMORY_LIMIT = "512MB"
 
 
+# The name the warehouse file is attached under in every connection `dwh` opens. DuckDB names a
+# file's catalog after its name (`raw.duckdb` is catalog `raw`), which clashes with the schemas
+# (`raw.ingest_files` would be ambiguous) or with DuckDB's own (`main`, `temp`, `system`); attached
+# under a fixed name, any file name works.
+WAREHOUSE_CATALOG = "warehouse"
+
+
 def connect(db_path: Path) -> duckdb.DuckDBPyConnection:
     """Open the warehouse read-write, creating its folder; a locked file is a clear error."""
     db_path.parent.mkdir(parents=True, exist_ok=True)
@@ -26,10 +33,24 @@ def connect(db_path: Path) -> duckdb.DuckDBPyConnection:
         # 100-250 MiB more resident than the limit
         "allocator_background_threads": True,
     }
+    return attach_warehouse(duckdb.connect(config=config), db_path, read_only=False)
+
+
+def connect_read_only(db_path: Path) -> duckdb.DuckDBPyConnection:
+    """Open the warehouse for reading, as a BI tool would (other readers and a writer's swap welcome)."""
+    return attach_warehouse(duckdb.connect(), db_path, read_only=True)
+
+
+def attach_warehouse(con: duckdb.DuckDBPyConnection, db_path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
+    """Attach `db_path` to an in-memory connection as `warehouse` and make it the default catalog."""
+    mode = " (read_only)" if read_only else ""
     try:
-        return duckdb.connect(str(db_path), config=config)
+        con.execute(f"attach {sql_string(str(db_path))} as {WAREHOUSE_CATALOG}{mode}")
+        con.execute(f"use {WAREHOUSE_CATALOG}")
     except duckdb.IOException as exc:
+        con.close()
         raise DwhError(f"{db_path}: cannot open the warehouse ({exc})") from exc
+    return con
 
 
 def raw_schema_statements() -> list[str]:

@@ -2,8 +2,7 @@
 
 from pathlib import Path
 
-import duckdb
-
+from ingest.database import connect_read_only
 from ingest.errors import DwhError
 
 MARTS = ["dialogues", "turns", "raters", "ratings"]
@@ -13,7 +12,7 @@ def marts_summary(db_path: Path) -> str:
     """Row counts of each mart per source, read-only."""
     if not db_path.exists():
         raise DwhError(f"{db_path}: no warehouse yet (run dwh ingest and dwh build)")
-    con = duckdb.connect(str(db_path), read_only=True)
+    con = connect_read_only(db_path)
     try:
         existing = {row[0] for row in con.execute("select table_name from information_schema.tables where table_schema = 'marts'").fetchall()}
         missing = [m for m in MARTS if m not in existing]

@@ -63,17 +63,3 @@ where
     )
 
 {% endtest %}
-
-{#-
-    Fails on every row where `expression` is not true (null counts as a failure), returning only
-    `show_columns` (the item, rater and row that identify it, and the values at fault) so that
-    wide DICES rows print readably in the build output.
--#}
-{% test dices_expression_is_true(model, expression, show_columns, column_name=none) %}
-
-select
-    {{ show_columns | join(',\n    ') }}
-from {{ model }}
-where not coalesce(({{ expression }}), false)
-
-{% endtest %}

@@ -64,6 +64,16 @@ def test_source_freshness_reads_the_last_load(duo_warehouse: Path, tmp_path: Pat
     assert "WARN freshness of ingest.ingest_loads" in stale.stdout, stale.stdout
 
 
+def test_static_docs_open_on_the_projects_own_overview(duo_warehouse: Path, tmp_path: Path) -> None:
+    generated = plain_dbt(["docs", "generate", "--static"], duo_warehouse, tmp_path, tmp_path / "target")
+    assert generated.returncode == 0, generated.stdout + generated.stderr
+    page = (tmp_path / "target" / "static_index.html").read_text(encoding="utf-8")
+    overview = json.loads((tmp_path / "target" / "manifest.json").read_text())["docs"]
+    assert "Where to start" in overview["doc.conv_eval_warehouse.__overview__"]["block_contents"]
+    assert "Where to start" in page  # the one offline page carries it, with the lineage of every model
+    assert "model.conv_eval_warehouse.agreement" in page
+
+
 def test_exposures_show_what_a_superset_chart_depends_on(tmp_path: Path) -> None:
     listed = plain_dbt(["ls", "--select", "+exposure:superset", "--resource-type", "model", "--output", "name"],
                        tmp_path / "unused.duckdb", tmp_path, tmp_path / "target")
@@ -93,3 +103,25 @@ def test_views_work_in_a_renamed_copy_and_under_any_attach_alias(duo_warehouse: 
         con.execute(f"attach '{duo_warehouse}' as wh (read_only)")
         for view in views:
             assert con.execute(f"select count(*) from wh.{view}").fetchone()[0] == counts[view], view
+
+
+@pytest.mark.parametrize("file_name", ["raw.duckdb", "marts.duckdb", "staging.duckdb", "main.duckdb", "it's.duckdb"])
+def test_any_warehouse_file_name_ingests_builds_and_reads(
+    file_name: str, real_duo: Path, duo_warehouse: Path, tmp_path: Path
+) -> None:
+    """File names DuckDB would read as a schema (`raw`), as its own catalogs (`main`) or that need quoting."""
+    import duckdb
+
+    db_path = tmp_path / file_name
+    run_dwh(["ingest", "--duo", str(real_duo)], db_path, check=True)
+    run_dwh(["build"], db_path, check=True)
+    assert "455" in run_dwh(["summary"], db_path, check=True).stdout
+    with duckdb.connect() as con:
+        con.execute("attach ? as wh (read_only)".replace("?", "'" + str(db_path).replace("'", "''") + "'"))
+        con.execute("use wh")
+        views = every_view(con)
+        assert '"marts"."ratings"' in views
+        for relation in [*views, '"marts"."agreement"', '"raw"."ingest_files"']:
+            expected = query(duo_warehouse, f"select count(*) from {relation}")
+            assert con.execute(f"select count(*) from {relation}").fetchall() == expected, relation
+
