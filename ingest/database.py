@@ -53,6 +53,13 @@ def attach_warehouse(con: duckdb.DuckDBPyConnection, db_path: Path, read_only: b
     return con
 
 
+def warehouse_cursor(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
+    """A new cursor of `con` on the warehouse: a cursor starts in the in-memory catalog, not in the one `use` chose."""
+    cursor = con.cursor()
+    cursor.execute(f"use {WAREHOUSE_CATALOG}")
+    return cursor
+
+
 def raw_schema_statements() -> list[str]:
     """The DDL of raw_common.sql first, then every raw_<source>.sql, in name order."""
     sql_dir = resources.files("ingest") / "sql"

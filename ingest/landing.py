@@ -8,6 +8,7 @@ from typing import TypeVar
 
 import duckdb
 
+from ingest.database import warehouse_cursor
 from ingest.errors import DwhError
 
 Item = TypeVar("Item")
@@ -113,7 +114,7 @@ def in_parallel(
     """
     if not items:
         return []
-    cursors = [con.cursor() for _ in items]
+    cursors = [warehouse_cursor(con) for _ in items]
     try:
         with ThreadPoolExecutor(max_workers=len(items), thread_name_prefix="dwh-land") as pool:
             futures = [pool.submit(work, cursor, item) for cursor, item in zip(cursors, items)]

@@ -6,22 +6,15 @@
 -- `int_agreement__questions`.
 with
 
-ratings as (
+rated_judgements as (
 
-    select * from {{ ref('ratings') }}
-    where rating_kind in {{ agreement_unit_rating_kinds() }}
+    select * from {{ ref('int_agreement__rated_judgements') }}
 
 ),
 
 dices_rows as (
 
     select * from {{ ref('int_dices__rows') }}
-
-),
-
-dialogues as (
-
-    select * from {{ ref('dialogues') }}
 
 ),
 
@@ -58,31 +51,11 @@ dices_units as (
 rated_units as (
 
     select distinct
-        ratings.dialogue_key,
-        dialogues.source,
-        {{ agreement_scope('dialogues') }} as scope,
-        ratings.rating_kind,
-        ratings.question,
-        ratings.movie_id
-    from ratings
-    inner join dialogues on ratings.dialogue_key = dialogues.dialogue_key
-
-),
-
-rated_units_numbered as (
-
-    select
-        questions.question_id,
-        rated_units.dialogue_key,
-        rated_units.movie_id,
+        question_id,
+        dialogue_key,
+        movie_id,
         cast(null as varchar) as dices_item_id
-    from rated_units
-    inner join questions
-        on
-            rated_units.source = questions.source
-            and rated_units.scope = questions.scope
-            and rated_units.rating_kind = questions.rating_kind
-            and rated_units.question = questions.question
+    from rated_judgements
 
 ),
 
@@ -90,7 +63,7 @@ units as (
 
     select * from dices_units
     union all
-    select * from rated_units_numbered
+    select * from rated_units
 
 ),
 

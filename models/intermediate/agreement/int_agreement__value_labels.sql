@@ -5,16 +5,9 @@
 -- ReDial form answers are the numbers their ratings hold, in order, written without decimals.
 with
 
-ratings as (
+rated_judgements as (
 
-    select * from {{ ref('ratings') }}
-    where rating_kind in {{ agreement_unit_rating_kinds() }}
-
-),
-
-dialogues as (
-
-    select * from {{ ref('dialogues') }}
+    select * from {{ ref('int_agreement__rated_judgements') }}
 
 ),
 
@@ -56,33 +49,21 @@ dices_values as (
 rated_values as (
 
     select distinct
-        dialogues.source,
-        {{ agreement_scope('dialogues') }} as scope,
-        ratings.rating_kind,
-        ratings.question,
-        ratings.value_numeric
-    from ratings
-    inner join dialogues on ratings.dialogue_key = dialogues.dialogue_key
-    where not {{ agreement_value_is_missing('ratings.rating_kind', 'ratings.question', 'ratings.value_numeric') }}
+        question_id,
+        value_numeric
+    from rated_judgements
+    where not {{ agreement_value_is_missing('rating_kind', 'question', 'value_numeric') }}
 
 ),
 
 numbered_rated_values as (
 
     select
-        questions.question_id,
-        cast(row_number() over (
-            partition by questions.question_id order by rated_values.value_numeric
-        ) as integer) as value_code,
-        {{ agreement_number_text('rated_values.value_numeric') }} as value_text,
-        rated_values.value_numeric
+        question_id,
+        cast(row_number() over (partition by question_id order by value_numeric) as integer) as value_code,
+        {{ agreement_number_text('value_numeric') }} as value_text,
+        value_numeric
     from rated_values
-    inner join questions
-        on
-            rated_values.source = questions.source
-            and rated_values.scope = questions.scope
-            and rated_values.rating_kind = questions.rating_kind
-            and rated_values.question = questions.question
 
 ),
 

@@ -7,10 +7,9 @@
 -- test `agreement_values_reconcile_with_ratings` proves that nothing is lost on the way.
 with
 
-ratings as (
+rated_judgements as (
 
-    select * from {{ ref('ratings') }}
-    where rating_kind in {{ agreement_unit_rating_kinds() }}
+    select * from {{ ref('int_agreement__rated_judgements') }}
 
 ),
 
@@ -50,11 +49,6 @@ questions as (
 
 ),
 
-dialogues as (
-
-    select * from {{ ref('dialogues') }}
-
-),
 
 -- every CSV row answers every question of its release (nulls included), so a rater's judgements
 -- of an (item, question) are their rows of the item
@@ -113,28 +107,23 @@ rated_values as (
         raters.rater_number,
         case
             when
-                not {{ agreement_value_is_missing('ratings.rating_kind', 'ratings.question', 'ratings.value_numeric') }}
+                not {{ agreement_value_is_missing(
+                    'rated_judgements.rating_kind', 'rated_judgements.question', 'rated_judgements.value_numeric'
+                ) }}
                 then value_labels.value_code
         end as value_code,
         cast(count(*) over (partition by units.unit_id, raters.rater_number) as integer) as n_rater_judgements
-    from ratings
-    inner join dialogues on ratings.dialogue_key = dialogues.dialogue_key
-    inner join questions
-        on
-            dialogues.source = questions.source
-            and {{ agreement_scope('dialogues') }} = questions.scope
-            and ratings.rating_kind = questions.rating_kind
-            and ratings.question = questions.question
+    from rated_judgements
     inner join units
         on
-            questions.question_id = units.question_id
-            and ratings.dialogue_key = units.dialogue_key
-            and ratings.movie_id is not distinct from units.movie_id
-    inner join raters on ratings.rater_key = raters.rater_key
+            rated_judgements.question_id = units.question_id
+            and rated_judgements.dialogue_key = units.dialogue_key
+            and rated_judgements.movie_id is not distinct from units.movie_id
+    inner join raters on rated_judgements.rater_key = raters.rater_key
     left join value_labels
         on
-            questions.question_id = value_labels.question_id
-            and ratings.value_numeric = value_labels.value_numeric
+            rated_judgements.question_id = value_labels.question_id
+            and rated_judgements.value_numeric = value_labels.value_numeric
 
 ),
 
