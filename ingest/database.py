@@ -28,12 +28,22 @@ def connect(db_path: Path) -> duckdb.DuckDBPyConnection:
     """Open the warehouse read-write, creating its folder; a locked file is a clear error."""
     db_path.parent.mkdir(parents=True, exist_ok=True)
     config = {
-        "memory_limit": os.environ.get("DWH_MEMORY_LIMIT", DEFAULT_MEMORY_LIMIT),
+        "memory_limit": memory_limit(),
         # returns freed memory to the system as it goes: without it, concurrent landings kept
         # 100-250 MiB more resident than the limit
         "allocator_background_threads": True,
     }
     return attach_warehouse(duckdb.connect(config=config), db_path, read_only=False)
+
+
+def memory_limit() -> str:
+    """DuckDB's memory limit for `dwh`: DWH_MEMORY_LIMIT if set, checked by DuckDB itself."""
+    value = os.environ.get("DWH_MEMORY_LIMIT", DEFAULT_MEMORY_LIMIT)
+    try:
+        duckdb.connect(config={"memory_limit": value}).close()
+    except duckdb.Error as exc:
+        raise DwhError(f"DWH_MEMORY_LIMIT={value!r}: not a memory size DuckDB understands (e.g. 512MB, 2GB)") from exc
+    return value
 
 
 def connect_read_only(db_path: Path) -> duckdb.DuckDBPyConnection:

@@ -3,13 +3,31 @@
 import os
 from pathlib import Path
 
+from ingest.errors import DwhError
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DB_RELATIVE_PATH = Path("data") / "warehouse.duckdb"
 
 
+# Every DuckDB database file carries these bytes at offset 8 (its storage header).
+DUCKDB_FILE_MAGIC = b"DUCK"
+
+
 def warehouse_path() -> Path:
-    """The DuckDB file: `DWH_DB_PATH` if set (relative to the working directory), else data/warehouse.duckdb."""
+    """The DuckDB file: `DWH_DB_PATH` if set (relative to the working directory), else data/warehouse.duckdb.
+
+    Refused up front, naming the setting, when it is a folder or a file that is not a DuckDB
+    database: nothing is locked, copied or written for it.
+    """
     configured = os.environ.get("DWH_DB_PATH")
-    if configured:
-        return Path(configured).expanduser().resolve()
-    return PROJECT_ROOT / DEFAULT_DB_RELATIVE_PATH
+    path = Path(configured).expanduser().resolve() if configured else PROJECT_ROOT / DEFAULT_DB_RELATIVE_PATH
+    if path.is_dir():
+        raise DwhError(f"{path}: is a folder, not a DuckDB file (DWH_DB_PATH); name a file, e.g. {path / 'warehouse.duckdb'}")
+    if path.is_file() and path.stat().st_size > 0 and not _is_duckdb_file(path):
+        raise DwhError(f"{path}: is not a DuckDB database file (DWH_DB_PATH); name a warehouse or a new file")
+    return path
+
+
+def _is_duckdb_file(path: Path) -> bool:
+    with open(path, "rb") as file:
+        return file.read(12)[8:12] == DUCKDB_FILE_MAGIC
