@@ -94,5 +94,5 @@ def sql_string(text: str) -> str:
 
 
 def sql_string_list(texts: list[str]) -> str:
-    """A SQL list literal of strings."""
-    return "[" + ", ".join(sql_string(text) for text in texts) + "]"
+    """A SQL list literal of strings (typed, so that an empty list is a list of strings too)."""
+    return "cast([" + ", ".join(sql_string(text) for text in texts) + "] as varchar[])"

@@ -80,14 +80,18 @@ def release_files(root: Path) -> list[Path]:
 
 def _land_tree(ctx: LoadContext, root: Path, given_root: Path) -> list[FileReport]:
     files = release_files(root)
+    # a FIFO named *.json would block the reader forever, a dangling link cannot be read: both are
+    # rejected by name instead of being handed to DuckDB
+    readable = [p for p in files if p.is_file()]
     con = ctx.con
     # Reading thousands of small files in order makes DuckDB buffer them all; the files carry
     # their own paths, so their order is not needed, and memory stays within its limit.
     con.execute("set preserve_insertion_order = false")
     try:
-        con.execute(CLASSIFY_SQL.replace("$files", sql_string_list([str(p) for p in files])))
+        con.execute(CLASSIFY_SQL.replace("$files", sql_string_list([str(p) for p in readable])))
     finally:
         con.execute("reset preserve_insertion_order")
+    _account_for_unread_files(ctx, files)
     _check_duplicate_paths(ctx, given_root)
     replace_source_rows(ctx, SOURCE, ["raw.duo_dialogue_files"])
     con.execute(
@@ -109,6 +113,31 @@ def _land_tree(ctx: LoadContext, root: Path, given_root: Path) -> list[FileRepor
         [ctx.load_id, str(given_root)],
     )
     return _folder_reports(ctx)
+
+
+def _account_for_unread_files(ctx: LoadContext, files: list[Path]) -> None:
+    """Every listed file is read, landed or rejected: those DuckDB did not read become rejects.
+
+    `read_blob` silently skips a path that no longer exists (deleted or moved between listing and
+    reading), and non-regular files were never handed to it.
+    """
+    read = {row[0] for row in ctx.con.execute("select filename from duo_read").fetchall()}
+    for path in files:
+        if str(path) in read:
+            continue
+        match = RELEASE_FILE_PATTERN.search(path.as_posix())
+        ctx.con.execute(
+            "insert into duo_read (filename, file_path, language, setting, reject_reason) values (?, ?, ?, ?, ?)",
+            [str(path), match.group(1), match.group(3), match.group(2), _unread_reason(path)],
+        )
+
+
+def _unread_reason(path: Path) -> str:
+    if path.is_symlink() and not path.exists():
+        return "a symbolic link whose target does not exist"
+    if path.exists() and not path.is_file():
+        return "not a regular file (a FIFO, socket, device or folder named *.json)"
+    return "vanished before it could be read (deleted or moved during the load)"
 
 
 def _check_duplicate_paths(ctx: LoadContext, given_root: Path) -> None:
