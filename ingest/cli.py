@@ -82,12 +82,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
-    from ingest.database import memory_limit
+    from ingest.database import check_memory_limit
     from ingest.loading import SourceRequest, format_reports, run_ingest
 
     requests = [SourceRequest(name, path) for name in ("duo", "redial", "dices") if (path := getattr(args, name))]
     db_path = warehouse_path()
-    memory_limit()  # a bad DWH_MEMORY_LIMIT is refused before the warehouse is locked or copied
+    check_memory_limit()
     reports = run_ingest(db_path, requests, progress=lambda step: print(f"landing {step}", file=sys.stderr))
     print(format_reports(reports))
     print(f"warehouse: {db_path}")
@@ -96,10 +96,10 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
 def cmd_build(args: argparse.Namespace) -> int:
     from ingest.build import build_and_publish
-    from ingest.database import memory_limit
+    from ingest.database import check_memory_limit
 
     db_path = warehouse_path()
-    memory_limit()
+    check_memory_limit()
     build_and_publish(db_path, dbt_args=args.dbt_args)
     return 0
 

@@ -37,13 +37,17 @@ def connect(db_path: Path) -> duckdb.DuckDBPyConnection:
 
 
 def memory_limit() -> str:
-    """DuckDB's memory limit for `dwh`: DWH_MEMORY_LIMIT if set, checked by DuckDB itself."""
-    value = os.environ.get("DWH_MEMORY_LIMIT", DEFAULT_MEMORY_LIMIT)
+    """DuckDB's memory limit for `dwh`: DWH_MEMORY_LIMIT if set, else DEFAULT_MEMORY_LIMIT."""
+    return os.environ.get("DWH_MEMORY_LIMIT", DEFAULT_MEMORY_LIMIT)
+
+
+def check_memory_limit() -> None:
+    """Refuse a DWH_MEMORY_LIMIT DuckDB cannot read, naming it, before any warehouse is locked or copied."""
+    value = memory_limit()
     try:
         duckdb.connect(config={"memory_limit": value}).close()
     except duckdb.Error as exc:
         raise DwhError(f"DWH_MEMORY_LIMIT={value!r}: not a memory size DuckDB understands (e.g. 512MB, 2GB)") from exc
-    return value
 
 
 def connect_read_only(db_path: Path) -> duckdb.DuckDBPyConnection:
