@@ -50,8 +50,12 @@ def time_models(database: Path, models: list[tuple[str, str, str, str]]) -> dict
         for materialized, schema, name, sql in models:
             started, cpu_started = time.perf_counter(), time.process_time()
             # replaced in place, on disk: the next model reads this one's output, as in the build
-            for old_kind in ("table", "view"):
-                con.execute(f'drop {old_kind} if exists "{schema}"."{name}"')
+            existing = con.execute(
+                "select 'view' from duckdb_views() where schema_name = ? and view_name = ? "
+                "union all select 'table' from duckdb_tables() where schema_name = ? and table_name = ?",
+                [schema, name, schema, name]).fetchall()
+            for (old_kind,) in existing:
+                con.execute(f'drop {old_kind} "{schema}"."{name}"')
             con.execute(f'create {"view" if materialized == "view" else "table"} "{schema}"."{name}" as {sql}')
             seconds[name] = (time.perf_counter() - started, time.process_time() - cpu_started)
         con.close()
