@@ -2,6 +2,7 @@
 
 import argparse
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -16,6 +17,7 @@ def main(argv: list[str] | None = None) -> int:
     own_args, dbt_args = split_dbt_args(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(own_args)
     args.dbt_args = dbt_args
+    _interrupt_on_termination()
     try:
         return args.handler(args)
     except DwhError as exc:
@@ -29,6 +31,13 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"dwh: unexpected error: {type(exc).__name__}: {exc} (set DWH_DEBUG=1 for the traceback)", file=sys.stderr)
         return 2
+
+
+def _interrupt_on_termination() -> None:
+    """`kill` (SIGTERM) and a closed terminal (SIGHUP) end `dwh` the way Ctrl-C does: the staged
+    copy is removed, a dbt child is stopped first, and the live warehouse stays as it was."""
+    for termination in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(termination, signal.default_int_handler)
 
 
 def split_dbt_args(argv: list[str]) -> tuple[list[str], list[str]]:

@@ -11,6 +11,7 @@ from racing each other.
 import fcntl
 import os
 import shutil
+import struct
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -32,7 +33,47 @@ def writer_lock(db_path: Path) -> Iterator[None]:
             fcntl.flock(lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError as exc:
             raise DwhError(f"{db_path}: another dwh ingest or build is writing this warehouse") from exc
+        refuse_read_write_holder(db_path)
         yield
+
+
+def refuse_read_write_holder(db_path: Path) -> None:
+    """Stop before any work (and again before a swap) when another process holds the live file
+    open read-write, e.g. a notebook's `duckdb.connect(path)`: the swap would discard whatever
+    that client writes from then on. Read-only holders are fine; they keep the version they opened."""
+    holder = read_write_holder(db_path)
+    if holder is not None:
+        raise DwhError(
+            f"{db_path}: held open read-write by process {holder} ({_process_name(holder)}); its writes would be "
+            f"lost when the new version is published. Close that connection, or open the warehouse with "
+            f"duckdb.connect(path, read_only=True), then run this again")
+
+
+def read_write_holder(db_path: Path) -> int | None:
+    """The PID of a process holding DuckDB's write lock on `db_path`, if any.
+
+    DuckDB takes a POSIX record lock on the whole file: a write lock for a read-write connection, a
+    read lock for a read-only one. F_GETLK asks, without taking anything, which lock would stop us
+    from reading."""
+    try:
+        fd = os.open(db_path, os.O_RDONLY)
+    except (FileNotFoundError, IsADirectoryError):
+        return None
+    try:
+        request = struct.pack("hhqqi", fcntl.F_RDLCK, os.SEEK_SET, 0, 0, 0)
+        lock_type, _, _, _, pid = struct.unpack("hhqqi", fcntl.fcntl(fd, fcntl.F_GETLK, request))
+    finally:
+        os.close(fd)
+    return pid if lock_type == fcntl.F_WRLCK else None
+
+
+def _process_name(pid: int) -> str:
+    try:
+        arguments = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return "a process this user cannot inspect"
+    command_line = " ".join(" ".join(a.decode(errors="replace").split()) for a in arguments if a)
+    return (command_line[:77] + "…" if len(command_line) > 80 else command_line) or f"pid {pid}"
 
 
 @contextmanager
@@ -54,6 +95,7 @@ def publish(staged: Path, db_path: Path) -> None:
     """Swap the staged file in for the live one, atomically (same folder, same file system)."""
     if _wal(staged).exists():
         raise DwhError(f"{staged}: still has a write-ahead log; its connection was not closed")
+    refuse_read_write_holder(db_path)
     os.replace(staged, db_path)
     _remove(_wal(db_path))
 

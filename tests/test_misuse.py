@@ -1,10 +1,14 @@
 """Settings a careful user can get wrong: each is refused up front with one line naming the
 setting, a non-zero exit, and nothing locked, copied or written beside the warehouse."""
 
+import contextlib
+import fcntl
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -105,3 +109,147 @@ def test_a_file_deleted_between_listing_and_reading_is_a_reject(tmp_path: Path, 
     assert len(files) == len(listed)
     assert rejects == [(gone.relative_to(tree).as_posix(),
                         "vanished before it could be read (deleted or moved during the load)")]
+
+
+HOLDER = """
+import duckdb, sys, time
+con = duckdb.connect(sys.argv[1], read_only=sys.argv[2] == "read-only")
+if sys.argv[2] == "read-write":
+    con.execute("create table if not exists main.notebook_notes (note varchar)")
+    con.execute("insert into main.notebook_notes values ('written while dwh ran')")
+print("holding", flush=True)
+sys.stdin.readline()  # hold the file until the test says so
+if sys.argv[2] == "read-write":
+    con.execute("insert into main.notebook_notes values ('written after dwh ran')")
+con.close()
+"""
+
+
+def hold_open(db_path: Path, mode: str) -> subprocess.Popen:
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(db_path), mode],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert holder.stdout.readline() == "holding\n"
+    return holder
+
+
+def release(holder: subprocess.Popen) -> None:
+    holder.communicate("done\n", timeout=60)
+    assert holder.returncode == 0
+
+
+@pytest.mark.parametrize("command", [["ingest", "--duo", "DUO"], ["build"]])
+def test_a_client_holding_the_warehouse_read_write_is_refused_by_pid_and_keeps_its_writes(
+        command: list[str], real_duo: Path, tmp_path: Path) -> None:
+    import duckdb
+
+    db_path = tmp_path / "warehouse.duckdb"
+    duckdb.connect(str(db_path)).close()
+    holder = hold_open(db_path, "read-write")
+    try:
+        args = [str(real_duo) if a == "DUO" else a for a in command]
+        completed = run_dwh_with({"DWH_DB_PATH": str(db_path)}, args)
+    finally:
+        release(holder)
+    assert completed.returncode != 0
+    lines = completed.stderr.strip().splitlines()
+    assert len(lines) == 1 and f"held open read-write by process {holder.pid} (" in lines[0], completed.stderr
+    assert "read_only=True" in lines[0]
+    with duckdb.connect(str(db_path), read_only=True) as con:  # nothing the notebook wrote was lost
+        assert con.execute("select note from main.notebook_notes order by note").fetchall() == [
+            ("written after dwh ran",), ("written while dwh ran",)]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["warehouse.duckdb", "warehouse.duckdb.lock"]
+
+
+def test_a_client_holding_the_warehouse_read_only_does_not_stop_an_ingest(real_duo: Path, tmp_path: Path) -> None:
+    import duckdb
+
+    db_path = tmp_path / "warehouse.duckdb"
+    duckdb.connect(str(db_path)).close()
+    holder = hold_open(db_path, "read-only")
+    try:
+        completed = run_dwh_with({"DWH_DB_PATH": str(db_path)}, ["ingest", "--duo", str(real_duo)])
+    finally:
+        release(holder)
+    assert completed.returncode == 0, completed.stderr
+    with duckdb.connect(str(db_path), read_only=True) as con:
+        assert con.execute("select count(*) from raw.duo_dialogue_files").fetchone()[0] > 0
+
+
+def children_of(pid: int) -> list[tuple[int, str]]:
+    """(PID, command line) of the live processes whose parent is `pid`."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            cmdline = (stat.parent / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append((int(stat.parent.name), cmdline))
+    return found
+
+
+def wait_for(condition, what: str, seconds: float = 120):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        result = condition()
+        if result:
+            return result
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def has_open(pid: int, path: Path) -> bool:
+    try:
+        return any(os.readlink(fd) == str(path) for fd in Path(f"/proc/{pid}/fd").iterdir())
+    except OSError:
+        return False
+
+
+def is_running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("stop_signal", [signal.SIGTERM, signal.SIGHUP, signal.SIGKILL], ids=lambda s: s.name)
+def test_a_stopped_build_takes_its_dbt_child_with_it(stop_signal: signal.Signals, real_duo: Path,
+                                                     tmp_path: Path) -> None:
+    import duckdb
+
+    db_path = tmp_path / "warehouse.duckdb"
+    assert run_dwh_with({"DWH_DB_PATH": str(db_path)}, ["ingest", "--duo", str(real_duo)]).returncode == 0
+    live_bytes = db_path.read_bytes()
+    env = {**os.environ, "DWH_DB_PATH": str(db_path), "DBT_TARGET_PATH": str(tmp_path / "target"),
+           "DBT_LOG_PATH": str(tmp_path / "logs")}
+    env.pop("DWH_DEBUG", None)
+    stderr_path = tmp_path / "stderr.txt"  # a file, not a pipe: an orphan holding a pipe would hide itself
+    with open(stderr_path, "w", encoding="utf-8") as stderr_file:
+        build = subprocess.Popen([sys.executable, "-m", "ingest.cli", "build"], cwd=PROJECT_ROOT, env=env,
+                                 stdout=subprocess.DEVNULL, stderr=stderr_file)
+    dbt_pid = None
+    try:
+        dbt_pid, dbt_cmdline = wait_for(lambda: next(iter(children_of(build.pid)), None), "the dbt child")
+        assert "dbt" in dbt_cmdline
+        wait_for(lambda: has_open(dbt_pid, tmp_path / "warehouse.duckdb.next"), "dbt to open the staged copy")
+        build.send_signal(stop_signal)
+        build.wait(timeout=120)
+        wait_for(lambda: not is_running(dbt_pid), "the dbt child to end", seconds=5)  # a whole build takes longer
+    finally:
+        for pid in (build.pid, dbt_pid):  # whatever the outcome, nothing outlives the test
+            with contextlib.suppress(ProcessLookupError, TypeError):
+                os.kill(pid, signal.SIGKILL)
+    if stop_signal == signal.SIGKILL:
+        assert build.returncode == -signal.SIGKILL
+    else:
+        assert build.returncode == 130
+        assert stderr_path.read_text(encoding="utf-8").strip() == "dwh: interrupted; the warehouse is left as it was before this command"
+        assert not (tmp_path / "warehouse.duckdb.next").exists()
+    assert db_path.read_bytes() == live_bytes
+    with open(tmp_path / "warehouse.duckdb.lock", "w", encoding="utf-8") as lock_file:
+        fcntl.flock(lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)  # the writer lock is free again
+    with duckdb.connect(str(db_path), read_only=True) as con:
+        assert con.execute("select count(*) from raw.duo_dialogue_files").fetchone()[0] > 0
