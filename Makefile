@@ -7,7 +7,7 @@ SAMPLE_DIR := data/sample
 # sqlfluff's dbt templater compiles the project against a scratch database, never the warehouse
 LINT_DB := $(CURDIR)/target/lint.duckdb
 
-.PHONY: install demo test lint docs bench clean
+.PHONY: install demo test lint docs bench clean browser
 
 install: $(VENV)/.installed
 
@@ -22,14 +22,23 @@ demo: install
 	$(DWH) ingest --duo $(SAMPLE_DIR)/duo --redial $(SAMPLE_DIR)/redial/redial_dataset.zip --dices $(SAMPLE_DIR)/dices
 	$(DWH) build
 	$(DWH) summary
+	$(DWH) report
 
-test: install
+test: install browser
 	$(BIN)/python -m pytest
 	$(MAKE) lint
 
 lint: install
 	mkdir -p target
 	DWH_DB_PATH=$(LINT_DB) $(BIN)/sqlfluff lint models tests_dbt
+
+# The browser tests open the report and the docs page in Debian's chromium (driven by Playwright,
+# which uses this browser and downloads none); a clean machine gets it from Debian here.
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+		echo "installing Debian's chromium for the browser tests (apt-get, about a minute)"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 # dbt's documentation site as one offline page (overview, lineage, every column), from the
 # built warehouse `make demo` leaves (or DWH_DB_PATH).

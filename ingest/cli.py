@@ -1,4 +1,4 @@
-"""The `dwh` command: ingest, build, sample, summary."""
+"""The `dwh` command: ingest, build, sample, fetch, summary, report, export."""
 
 import argparse
 import os
@@ -87,6 +87,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     summary = commands.add_parser("summary", help="print row counts of the marts per source")
     summary.set_defaults(handler=cmd_summary)
+
+    report = commands.add_parser("report", help="write one offline HTML page of charts from the warehouse")
+    report.add_argument("out", type=Path, nargs="?", default=Path("data") / "report.html",
+                        help="the HTML file to write (default data/report.html)")
+    report.set_defaults(handler=cmd_report)
+
+    export = commands.add_parser("export", help="write every mart and reference seed as Parquet, with a manifest.json")
+    export.add_argument("out", type=Path, help="output folder (created; must be empty or absent)")
+    export.add_argument("--format", choices=["parquet"], default="parquet", help="file format (default parquet)")
+    export.set_defaults(handler=cmd_export)
     return parser
 
 
@@ -140,6 +150,21 @@ def cmd_summary(args: argparse.Namespace) -> int:
     from ingest.summary import marts_summary
 
     print(marts_summary(warehouse_path()))
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from ingest.report import write_report
+
+    print(f"report: {write_report(warehouse_path(), args.out).resolve()}")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from ingest.export import export_warehouse
+
+    manifest = export_warehouse(warehouse_path(), args.out)
+    print(f"export: {manifest.parent.resolve()} (manifest: {manifest.name})")
     return 0
 
 
