@@ -253,3 +253,18 @@ def test_a_stopped_build_takes_its_dbt_child_with_it(stop_signal: signal.Signals
         fcntl.flock(lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)  # the writer lock is free again
     with duckdb.connect(str(db_path), read_only=True) as con:
         assert con.execute("select count(*) from raw.duo_dialogue_files").fetchone()[0] > 0
+
+
+@pytest.mark.parametrize("inside_a_file", [False, True], ids=["out-is-a-file", "out-is-inside-a-file"])
+def test_a_sample_written_onto_a_file_is_refused_in_one_line(inside_a_file: bool, tmp_path: Path) -> None:
+    existing = tmp_path / "notes.txt"
+    existing.write_text("keep me\n", encoding="utf-8")
+    out = existing / "sample" if inside_a_file else existing
+    completed = run_dwh_with({"DWH_DB_PATH": str(tmp_path / "warehouse.duckdb")}, ["sample", str(out)])
+    assert completed.returncode == 1
+    expected = (f"dwh: error: {out}: cannot create this folder (Not a directory)" if inside_a_file else
+                f"dwh: error: {out}: is a file, not a folder; `dwh sample` writes duo/, redial/ and dices/ "
+                f"inside a folder (give a new or existing folder)")
+    assert completed.stderr.strip() == expected
+    assert existing.read_text(encoding="utf-8") == "keep me\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]

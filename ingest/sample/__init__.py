@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+from ingest.errors import DwhError
 from ingest.sample.dices import write_dices_sample
 from ingest.sample.duo import write_duo_sample
 from ingest.sample.redial import write_redial_sample
@@ -9,8 +10,20 @@ from ingest.sample.redial import write_redial_sample
 
 def write_sample(out_dir: Path, scale: int = 1, seed: int = 0) -> list[Path]:
     """Write every dataset's sample under `out_dir`; returns the paths written."""
+    prepare_output_folder(out_dir)
     return [
         *write_duo_sample(out_dir, scale, seed),
         write_redial_sample(out_dir, scale, seed),
         *write_dices_sample(out_dir, scale, seed),
     ]
+
+
+def prepare_output_folder(out_dir: Path) -> None:
+    """Create `out_dir` (and its parents), or say in one line why it cannot be, before writing anything."""
+    if out_dir.exists() and not out_dir.is_dir():
+        raise DwhError(f"{out_dir}: is a file, not a folder; `dwh sample` writes duo/, redial/ and dices/ "
+                       f"inside a folder (give a new or existing folder)")
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DwhError(f"{out_dir}: cannot create this folder ({exc.strerror or exc})") from exc
