@@ -261,18 +261,10 @@ def dices_section(con: duckdb.DuckDBPyConnection, sources: list[str]) -> Section
         from marts.rating_distributions
         where source = 'dices' and question = 'Q_overall'
     """)
-    entropy_chart = alt.Chart(alt.Data(values=spread)).mark_bar().encode(
-        x=alt.X("entropy:Q", bin=alt.Bin(maxbins=30), title="entropy of Q_overall answers per item (nats)"),
-        y=alt.Y("count():Q", title="items"),
-        color=alt.Color("config:N", title="DICES"),
-        tooltip=["config:N", "count():Q"],
-    ).properties(width=WIDTH // 2 - 20, height=180, title="Per-item disagreement")
-    plurality_chart = alt.Chart(alt.Data(values=spread)).mark_bar().encode(
-        x=alt.X("plurality_share:Q", bin=alt.Bin(maxbins=30), title="share of the most common answer"),
-        y=alt.Y("count():Q", title="items"),
-        color=alt.Color("config:N", title="DICES"),
-        tooltip=["config:N", "count():Q"],
-    ).properties(width=WIDTH // 2 - 20, height=180, title="Per-item plurality share")
+    entropy_chart = item_histogram(spread, "entropy", "entropy of Q_overall answers per item (nats)",
+                                   "Per-item disagreement")
+    plurality_chart = item_histogram(spread, "plurality_share", "share of the most common answer",
+                                     "Per-item plurality share")
     figures = [svg(answer_chart), svg(alt.hconcat(entropy_chart, plurality_chart)) if spread else ""]
     grasp = rows(con, """
         select grasp_comparison.group_dimension || ' = ' || grasp_comparison.group_value as rater_group,
@@ -309,6 +301,16 @@ def dices_section(con: duckdb.DuckDBPyConnection, sources: list[str]) -> Section
         "mean raters split; a GAI above 1 means a group agrees more within itself than with everyone else.",
         figures,
     )
+
+
+def item_histogram(spread: list[dict], field_name: str, axis_title: str, title: str) -> alt.Chart:
+    """How many DICES items fall in each bin of one per-item figure, per release."""
+    return alt.Chart(alt.Data(values=spread)).mark_bar().encode(
+        x=alt.X(f"{field_name}:Q", bin=alt.Bin(maxbins=30), title=axis_title),
+        y=alt.Y("count():Q", title="items"),
+        color=alt.Color("config:N", title="DICES"),
+        tooltip=["config:N", "count():Q"],
+    ).properties(width=WIDTH // 2 - 20, height=180, title=title)
 
 
 SECTION_BUILDERS: list[Callable[[duckdb.DuckDBPyConnection, list[str]], Section | None]] = [
