@@ -12,7 +12,6 @@ a new warehouse in meanwhile does not mix two versions into one export. The expo
 a sibling folder and renamed into place at the end, so OUT is either complete or absent.
 """
 
-import hashlib
 import json
 import shutil
 import tempfile
@@ -24,6 +23,7 @@ from tqdm import tqdm
 
 from ingest.database import connect_read_only, sql_string
 from ingest.errors import DwhError
+from ingest.fetch import sha256_of
 
 EXPORTED_SCHEMAS = ("marts", "reference")
 PARTITION_COLUMN = "source"
@@ -116,9 +116,5 @@ def export_table(con: duckdb.DuckDBPyConnection, root: Path, relation: tuple[str
 def file_entry(con: duckdb.DuckDBPyConnection, root: Path, path: Path) -> dict:
     """A written file's path (relative to the export), rows (from its footer), size and SHA-256."""
     rows = con.execute("select num_rows from parquet_file_metadata(?)", [str(path)]).fetchone()[0]
-    digest = hashlib.sha256()
-    with open(path, "rb") as data:
-        for block in iter(lambda: data.read(1 << 20), b""):
-            digest.update(block)
     return {"path": path.relative_to(root).as_posix(), "rows": rows, "bytes": path.stat().st_size,
-            "sha256": digest.hexdigest()}
+            "sha256": sha256_of(path)}

@@ -30,11 +30,7 @@ def sample_warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
     run_dwh(["ingest", "--duo", str(root / "sample" / "duo"), "--redial",
              str(root / "sample" / "redial" / "redial_dataset.zip"), "--dices", str(root / "sample" / "dices")],
             db_path, check=True)
-    env = {**os.environ, "DWH_DB_PATH": str(db_path), "DBT_TARGET_PATH": str(root / "target"),
-           "DBT_LOG_PATH": str(root / "logs")}
-    built = subprocess.run([sys.executable, "-m", "ingest.cli", "build", "--quiet"], cwd=PROJECT_ROOT, env=env,
-                           capture_output=True, text=True)
-    assert built.returncode == 0, built.stdout[-3000:] + built.stderr
+    run_dwh(["build"], db_path, check=True)
     return db_path
 
 
@@ -65,11 +61,7 @@ def test_the_report_draws_every_chart_offline_in_chromium(sample_warehouse: Path
 def test_the_report_shows_only_the_sources_loaded(real_duo: Path, tmp_path: Path) -> None:
     db_path = tmp_path / "warehouse.duckdb"
     run_dwh(["ingest", "--duo", str(real_duo)], db_path, check=True)
-    env = {**os.environ, "DWH_DB_PATH": str(db_path), "DBT_TARGET_PATH": str(tmp_path / "target"),
-           "DBT_LOG_PATH": str(tmp_path / "logs")}
-    built = subprocess.run([sys.executable, "-m", "ingest.cli", "build", "--quiet"], cwd=PROJECT_ROOT, env=env,
-                           capture_output=True, text=True)
-    assert built.returncode == 0, built.stdout[-3000:] + built.stderr
+    run_dwh(["build"], db_path, check=True)
     report = tmp_path / "duo.html"
     run_dwh(["report", str(report)], db_path, check=True)
     assert section_titles(report) == ALL_SECTIONS[:2]
