@@ -42,9 +42,10 @@ def _interrupt_on_termination() -> None:
 
 def split_dbt_args(argv: list[str]) -> tuple[list[str], list[str]]:
     """Everything after `dwh build` belongs to `dbt build`, in its order (`--select x+`, `--vars …`),
-    except a request for dwh's own help."""
+    except a request for dwh's own help and dwh's own `--verbose` (dbt build has no such flag)."""
     if argv[:1] == ["build"] and not {"-h", "--help"} & set(argv[1:]):
-        return argv[:1], argv[1:]
+        own = ["--verbose"] if "--verbose" in argv[1:] else []
+        return [*argv[:1], *own], [arg for arg in argv[1:] if arg != "--verbose"]
     return argv, []
 
 
@@ -70,6 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Runs `dbt build` on a staged copy of the warehouse and publishes it only if nothing fails. "
                     "Any dbt build argument passes through, e.g. `dwh build --select marts.agreement+` or "
                     "`dwh build --full-refresh --threads 2`.")
+    build.add_argument("--verbose", action="store_true",
+                       help="show dbt's own output instead of a progress bar and a summary (its log is in target/dbt.log)")
     build.add_argument("dbt_args", nargs="*", metavar="DBT_ARG", help="passed to `dbt build` as given, in order")
     build.set_defaults(handler=cmd_build)
 
@@ -107,10 +110,18 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     requests = [SourceRequest(name, path) for name in ("duo", "redial", "dices") if (path := getattr(args, name))]
     db_path = warehouse_path()
     check_memory_limit()
-    reports = run_ingest(db_path, requests, progress=lambda step: print(f"landing {step}", file=sys.stderr))
+    reports = run_ingest(db_path, requests, progress=say_progress)
     print(format_reports(reports))
     print(f"warehouse: {db_path}")
     return 0
+
+
+def say_progress(step: str) -> None:
+    """One whole line per step, also when sources land side by side in threads: tqdm's write holds
+    its lock over the text and the newline, and clears and redraws a progress bar around them."""
+    from tqdm import tqdm
+
+    tqdm.write(f"landing {step}", file=sys.stderr)
 
 
 def cmd_build(args: argparse.Namespace) -> int:
@@ -119,7 +130,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
     db_path = warehouse_path()
     check_memory_limit()
-    build_and_publish(db_path, dbt_args=args.dbt_args)
+    build_and_publish(db_path, dbt_args=args.dbt_args, verbose=args.verbose)
     return 0
 
 

@@ -191,6 +191,16 @@ def test_sample_builds_green(tmp_path: Path) -> None:
     assert query(db_path, "select count(*) from marts.dialogues") == [(455,)]
     assert query(db_path, "select count(*) from marts.ratings where rating_kind = 'objective'") == [(186 * 4 * 3,)]
     assert "FAIL" not in stdout
+    # the sample has every figure of the card (its objective counts are the release's, as explained)
+    assert query(db_path, """
+        select comparison, count(*) from marts.published_statistics_comparison group by 1 order by 1""") == [
+        ("explained", 2), ("match", 94), ("not comparable", 4)]
+    assert warned_tests(stdout) == set()
+    # not a terminal: no colour codes, no dbt log lines; a summary and the path of dbt's full log
+    assert "\x1b[" not in stdout and "START" not in stdout
+    assert re.search(r"^Done\. PASS=\d+ WARN=0 ERROR=0 SKIP=0 .* \(\d+\.\d s\)$", stdout, flags=re.MULTILINE)
+    log_file = Path(re.search(r"^dbt's full log: (.+)$", stdout, flags=re.MULTILINE).group(1))
+    assert "OK created sql table model intermediate.int_duo__dialogues" in log_file.read_text(encoding="utf-8")
 
 
 def test_build_passes_dbt_selection_and_flags_through(real_duo: Path, tmp_path: Path) -> None:
@@ -204,6 +214,11 @@ def test_build_passes_dbt_selection_and_flags_through(real_duo: Path, tmp_path: 
     assert "marts.dialogues" not in tables and "marts.agreement" not in tables
     assert query(db_path, "select count(*) from intermediate.int_duo__dialogues") == [(455,)]
     assert not db_path.with_name(db_path.name + ".next").exists()
+
+    verbose = run_dwh(["build", "--verbose", "--select", "stg_duo__dialogues"], db_path)
+    assert verbose.returncode == 0, verbose.stdout + verbose.stderr
+    assert "OK created sql view model staging.stg_duo__dialogues" in verbose.stdout  # dbt's own lines
+    assert "\x1b[" not in verbose.stdout
 
     unknown = run_dwh(["build", "--no-such-dbt-flag"], db_path)
     assert unknown.returncode != 0

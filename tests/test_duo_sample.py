@@ -1,10 +1,15 @@
 """The embedded DUO sample: real layout, card sizes, real quirks, deterministic."""
 
+import csv
 import json
+import statistics
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from ingest.sample.duo import write_duo_sample
+from ingest.settings import PROJECT_ROOT
 
 
 def load_folder(root: Path, setting: str, language: str) -> list[tuple[Path, dict]]:
@@ -56,3 +61,48 @@ def test_sample_is_deterministic_for_a_seed_and_scales(tmp_path: Path) -> None:
     write_duo_sample(tmp_path / "x3", scale=3, seed=3)
     assert len(list((tmp_path / "x3" / "duo" / "ed" / "en").glob("*.json"))) == 157 * 3
     assert len(list((tmp_path / "x3" / "duo").rglob("*.json"))) == 455 * 3
+
+
+def card_figures() -> dict[tuple[str, str, str], float]:
+    """The DUO card's figures as the build compares them (seeds/published_statistics.csv)."""
+    with (PROJECT_ROOT / "seeds" / "published_statistics.csv").open(encoding="utf-8", newline="") as seed:
+        return {(row["setting"], row["language"], row["statistic"]): float(row["published_value"])
+                for row in csv.DictReader(seed) if row["dataset"] == "duo"}
+
+
+@pytest.mark.parametrize("scale", [1, 2])
+def test_sample_scores_and_lengths_have_the_card_figures(tmp_path: Path, scale: int) -> None:
+    """Every mean and SD the card publishes, per setting and language, rounds to the card's two
+    decimals on the sample (objective: over the dialogues' published means), at any scale."""
+    write_duo_sample(tmp_path, scale=scale, seed=5)
+    figures = card_figures()
+    checked = 0
+    for (setting, language, statistic), published in figures.items():
+        docs = [d for _, d in load_folder(tmp_path / "duo", setting, language)]
+        lengths = [len(d["dialogue"]) for d in docs]
+        if statistic in ("dialogue_length_min", "dialogue_length_max"):
+            assert (min(lengths) if statistic.endswith("min") else max(lengths)) == published, (setting, language, statistic)
+            checked += 1
+            continue
+        kind, _, rest = statistic.partition("_")
+        if kind not in ("subjective", "objective") or not rest.endswith(("_mean", "_sd")):
+            continue
+        metric, figure = rest.rsplit("_", 1)
+        values = [d["subjective_evaluation"][metric] for d in docs] if kind == "subjective" else [
+            d["objective_evaluation"][metric] for d in docs if d.get("objective_evaluation")]
+        observed = statistics.fmean(values) if figure == "mean" else statistics.stdev(values)
+        assert abs(observed - published) <= 0.005 + 1e-12, (setting, language, statistic, observed)
+        checked += 1
+    assert checked == 64 + 8  # 32 subjective and 32 objective figures, shortest and longest of 4 folders
+
+
+def test_objective_scores_are_three_annotators_whose_mean_the_file_publishes(tmp_path: Path) -> None:
+    write_duo_sample(tmp_path, scale=1, seed=0)
+    for _, document in load_folder(tmp_path / "duo", "wow", "ja"):
+        evaluation = document.get("objective_evaluation")
+        if not evaluation:
+            continue
+        for metric in ("preference", "stylistic_similarity", "consistency", "engagingness"):
+            scores = evaluation[f"{metric}_scores"]
+            assert len(scores) == 3 and all(score in (1.0, 2.0, 3.0, 4.0, 5.0) for score in scores)
+            assert evaluation[metric] == round(sum(scores) / 3, 2)

@@ -2,17 +2,25 @@
 
 At scale 1 it has the card's counts: 157 / 157 / 68 / 73 dialogues, 3,148 / 3,302 / 1,360 /
 1,533 utterances, 34 / 34 / 52 / 52 participants, 30 / 28 emotions, 133 / 73 topics, and the
-file release's 50 / 46 / 45 / 45 objectively evaluated dialogues. Quirks reproduced: en
+file release's 50 / 46 / 45 / 45 objectively evaluated dialogues. At every scale it has the
+card's shortest and longest dialogue and, per setting and language, the card's mean and SD of
+every subjective and objective score (to the card's two decimals): integer scores are drawn to
+those figures, which are read from the project's seed of published statistics. Quirks reproduced: en
 `dialogue_id` a zero-padded string, ja an integer; WoW files carry `topic`, ED files `emotion`
 and `episode`; ja prompts ent / neutral / nonent; no `objective_evaluation` key on most
 unevaluated dialogues and an explicit JSON null on some; WoW dialogues start with the Bot;
 4-space pretty-printed UTF-8 JSON without a final newline.
 """
 
+import csv
 import json
 import random
+import statistics
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
+
+from ingest.settings import PROJECT_ROOT
 
 METRICS = {"ed": ["preference", "stylistic_similarity", "consistency", "empathy"],
            "wow": ["preference", "stylistic_similarity", "consistency", "engagingness"]}
@@ -40,6 +48,10 @@ FOLDERS = [
     Folder("ed", "ja", 2000, 68, 1360, 45, 52, 28),
     Folder("wow", "ja", 3000, 73, 1533, 45, 52, 73),
 ]
+PUBLISHED_STATISTICS = PROJECT_ROOT / "seeds" / "published_statistics.csv"
+SUBJECTIVE_SCORES = [1, 2, 3, 4, 5]
+# an objective figure is the per-dialogue mean of three annotators' 1–5 scores, rounded as the files have it
+ANNOTATOR_SCORE_SUMS = list(range(3, 16))
 # Users shared by both settings of a language (the release's participant registry overlaps).
 SHARED_PARTICIPANTS = {"en": 29, "ja": 25}
 
@@ -70,9 +82,13 @@ def write_duo_sample(out_dir: Path, scale: int = 1, seed: int = 0) -> list[Path]
 def folder_dialogues(folder: Folder, scale: int, rng: random.Random) -> list[dict]:
     """All dialogues of one folder, deterministic for the generator's state."""
     count = folder.dialogues * scale
-    lengths = _dialogue_lengths(folder, count, rng)
+    lengths = _dialogue_lengths(folder, scale, rng)
     users = _folder_users(folder, scale)
-    evaluated = set(rng.sample(range(count), folder.objective * scale))
+    evaluated_indexes = rng.sample(range(count), folder.objective * scale)
+    evaluated = set(evaluated_indexes)
+    subjective = {m: _scores_with_card_figures(folder, "subjective", m, count, rng) for m in METRICS[folder.setting]}
+    objective_sums = {m: _score_sums_with_card_figures(folder, m, len(evaluated_indexes), rng) for m in METRICS[folder.setting]}
+    objective_of = {index: {m: sums[i] for m, sums in objective_sums.items()} for i, index in enumerate(evaluated_indexes)}
     labels = _labels(folder, scale)
     dialogues = []
     for index in range(count):
@@ -80,27 +96,96 @@ def folder_dialogues(folder: Folder, scale: int, rng: random.Random) -> list[dic
         user = users[index % len(users)]
         dialogue = _dialogue(folder, dialogue_id, labels[index % len(labels)], user, lengths[index], rng)
         if index in evaluated:
-            dialogue["objective_evaluation"] = _objective(folder.setting, rng)
+            dialogue["objective_evaluation"] = _objective(objective_of[index], rng)
         elif index % 7 == 3:
             dialogue["objective_evaluation"] = None  # the documented form; most files omit the key
-        dialogue["subjective_evaluation"] = {m: float(rng.choice([1, 2, 3, 3, 4, 4, 4, 5, 5])) for m in METRICS[folder.setting]}
+        dialogue["subjective_evaluation"] = {m: float(scores[index]) for m, scores in subjective.items()}
         dialogue["dialogue"] = _messages(folder, user, dialogue["system_id"], lengths[index], labels[index % len(labels)], rng)
         del dialogue["system_id"]
         dialogues.append(dialogue)
     return dialogues
 
 
-def _dialogue_lengths(folder: Folder, count: int, rng: random.Random) -> list[int]:
-    """Lengths 20–23 (ja: exactly 20 / 21) summing to the card's utterance count times scale."""
-    base = folder.utterances // folder.dialogues
-    lengths = [base] * count
-    extra = folder.utterances * (count // folder.dialogues) - base * count
+def _dialogue_lengths(folder: Folder, scale: int, rng: random.Random) -> list[int]:
+    """Lengths summing to the card's utterance count times scale, its shortest and longest included."""
+    count = folder.dialogues * scale
+    shortest = int(card_figure(folder, "dialogue_length_min"))
+    longest = int(card_figure(folder, "dialogue_length_max"))
+    lengths = [shortest] * count
+    pinned_short, pinned_long = rng.sample(range(count), 2)
+    lengths[pinned_long] = longest
+    extra = folder.utterances * scale - sum(lengths)
+    growable = [i for i in range(count) if i not in (pinned_short, pinned_long)]
     while extra > 0:
-        index = rng.randrange(count)
-        if lengths[index] < 23:
+        index = rng.choice(growable)
+        if lengths[index] < longest:
             lengths[index] += 1
             extra -= 1
     return lengths
+
+
+@cache
+def _published_statistics() -> dict[tuple[str, str, str], float]:
+    """(language, setting, statistic) → the DUO card's figure, from the seed that the build compares with."""
+    with PUBLISHED_STATISTICS.open(encoding="utf-8", newline="") as seed:
+        return {(row["language"], row["setting"], row["statistic"]): float(row["published_value"])
+                for row in csv.DictReader(seed) if row["dataset"] == "duo"}
+
+
+def card_figure(folder: Folder, statistic: str) -> float:
+    return _published_statistics()[(folder.language, folder.setting, statistic)]
+
+
+def _scores_with_card_figures(folder: Folder, kind: str, metric: str, count: int, rng: random.Random) -> list[int]:
+    """`count` integer scores 1–5 in random order whose mean and SD round to the card's figures."""
+    mean, sd = (card_figure(folder, f"{kind}_{metric}_{figure}") for figure in ("mean", "sd"))
+    scores = fit_counts(SUBJECTIVE_SCORES, lambda score: score, count, mean, sd)
+    rng.shuffle(scores)
+    return scores
+
+
+def _score_sums_with_card_figures(folder: Folder, metric: str, count: int, rng: random.Random) -> list[int]:
+    """Per evaluated dialogue, the sum of its three annotators' scores; the dialogues' rounded means
+    have the card's objective mean and SD."""
+    mean, sd = (card_figure(folder, f"objective_{metric}_{figure}") for figure in ("mean", "sd"))
+    sums = fit_counts(ANNOTATOR_SCORE_SUMS, _published_mean, count, mean, sd)
+    rng.shuffle(sums)
+    return sums
+
+
+def _published_mean(score_sum: int) -> float:
+    return round(score_sum / 3, 2)
+
+
+def fit_counts(choices: list[int], value_of, count: int, mean: float, sd: float, within: float = 0.005) -> list[int]:
+    """`count` choices whose values have this mean and sample SD to `within` (the card rounds to 2 decimals).
+
+    Starts with every choice at the one nearest the mean, then moves one choice at a time to where
+    it brings the two figures closest, until both are within reach; deterministic."""
+    values = [value_of(choice) for choice in choices]
+    counts = [0] * len(choices)
+    counts[min(range(len(choices)), key=lambda i: abs(values[i] - mean))] = count
+
+    def misses(trial: list[int]) -> tuple[float, float]:
+        total = sum(n * v for n, v in zip(trial, values))
+        squares = sum(n * v * v for n, v in zip(trial, values))
+        drawn_mean = total / count
+        drawn_sd = max((squares - count * drawn_mean * drawn_mean) / (count - 1), 0.0) ** 0.5
+        return abs(drawn_mean - mean), abs(drawn_sd - sd)
+
+    def moved(trial: list[int]) -> list[list[int]]:
+        """Every count vector one choice away from `trial`."""
+        return [[n - (k == i) + (k == j) for k, n in enumerate(trial)]
+                for i in range(len(choices)) if trial[i] for j in range(len(choices)) if j != i]
+
+    while max(misses(counts)) > within:
+        best = min(moved(counts), key=lambda trial: sum(misses(trial)))
+        if sum(misses(best)) >= sum(misses(counts)):  # stuck one move away: look two moves ahead
+            best = min((two for one in moved(counts) for two in moved(one)), key=lambda trial: sum(misses(trial)))
+        if sum(misses(best)) >= sum(misses(counts)):
+            raise ValueError(f"no {count} scores have mean {mean} and SD {sd}")
+        counts = best
+    return [choice for choice, n in zip(choices, counts) for _ in range(n)]
 
 
 def _folder_users(folder: Folder, scale: int) -> list[str]:
@@ -143,12 +228,18 @@ def _dialogue(folder: Folder, dialogue_id: str | int, label: str, user: str, len
     return dialogue
 
 
-def _objective(setting: str, rng: random.Random) -> dict:
+def _objective(score_sums: dict[str, int], rng: random.Random) -> dict:
     """Published means (rounded to 2 decimals) first, then the three annotators' score lists."""
-    scores = {m: [float(rng.choice([2, 3, 3, 4, 4, 4, 5, 5])) for _ in range(3)] for m in METRICS[setting]}
-    evaluation: dict = {m: round(sum(s) / 3, 2) for m, s in scores.items()}
+    scores = {m: _three_scores(total, rng) for m, total in score_sums.items()}
+    evaluation: dict = {m: _published_mean(total) for m, total in score_sums.items()}
     evaluation.update({f"{m}_scores": s for m, s in scores.items()})
     return evaluation
+
+
+def _three_scores(total: int, rng: random.Random) -> list[float]:
+    """Three 1–5 scores that sum to `total`, drawn at random among those that do."""
+    splits = [(a, b, total - a - b) for a in range(1, 6) for b in range(1, 6) if 1 <= total - a - b <= 5]
+    return [float(score) for score in rng.choice(splits)]
 
 
 def _messages(folder: Folder, user: str, system_id: str, length: int, label: str, rng: random.Random) -> list[dict]:
