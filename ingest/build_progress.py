@@ -73,7 +73,4 @@ class BuildProgress:
         self.bar.update(1)
 
     def _say(self, text: str) -> None:
-        if self.bar is not None:
-            self.bar.write(text, file=sys.stderr)
-        else:
-            print(text, file=sys.stderr)
+        tqdm.write(text, file=sys.stderr)  # clears and redraws the bar around the line, if there is one

@@ -15,7 +15,7 @@ unevaluated dialogues and an explicit JSON null on some; WoW dialogues start wit
 import csv
 import json
 import random
-import statistics
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -85,9 +85,10 @@ def folder_dialogues(folder: Folder, scale: int, rng: random.Random) -> list[dic
     lengths = _dialogue_lengths(folder, scale, rng)
     users = _folder_users(folder, scale)
     evaluated_indexes = rng.sample(range(count), folder.objective * scale)
-    evaluated = set(evaluated_indexes)
-    subjective = {m: _scores_with_card_figures(folder, "subjective", m, count, rng) for m in METRICS[folder.setting]}
-    objective_sums = {m: _score_sums_with_card_figures(folder, m, len(evaluated_indexes), rng) for m in METRICS[folder.setting]}
+    subjective = {m: _drawn_to_card(folder, f"subjective_{m}", SUBJECTIVE_SCORES, float, count, rng)
+                  for m in METRICS[folder.setting]}
+    objective_sums = {m: _drawn_to_card(folder, f"objective_{m}", ANNOTATOR_SCORE_SUMS, _published_mean,
+                                        len(evaluated_indexes), rng) for m in METRICS[folder.setting]}
     objective_of = {index: {m: sums[i] for m, sums in objective_sums.items()} for i, index in enumerate(evaluated_indexes)}
     labels = _labels(folder, scale)
     dialogues = []
@@ -95,7 +96,7 @@ def folder_dialogues(folder: Folder, scale: int, rng: random.Random) -> list[dic
         dialogue_id = _dialogue_id(folder, scale, index)
         user = users[index % len(users)]
         dialogue = _dialogue(folder, dialogue_id, labels[index % len(labels)], user, lengths[index], rng)
-        if index in evaluated:
+        if index in objective_of:
             dialogue["objective_evaluation"] = _objective(objective_of[index], rng)
         elif index % 7 == 3:
             dialogue["objective_evaluation"] = None  # the documented form; most files omit the key
@@ -136,28 +137,24 @@ def card_figure(folder: Folder, statistic: str) -> float:
     return _published_statistics()[(folder.language, folder.setting, statistic)]
 
 
-def _scores_with_card_figures(folder: Folder, kind: str, metric: str, count: int, rng: random.Random) -> list[int]:
-    """`count` integer scores 1–5 in random order whose mean and SD round to the card's figures."""
-    mean, sd = (card_figure(folder, f"{kind}_{metric}_{figure}") for figure in ("mean", "sd"))
-    scores = fit_counts(SUBJECTIVE_SCORES, lambda score: score, count, mean, sd)
-    rng.shuffle(scores)
-    return scores
+def _drawn_to_card(folder: Folder, figure: str, choices: list[int], value_of: Callable[[int], float],
+                   count: int, rng: random.Random) -> list[int]:
+    """`count` choices in random order whose values have the card's `<figure>_mean` and `<figure>_sd`.
 
-
-def _score_sums_with_card_figures(folder: Folder, metric: str, count: int, rng: random.Random) -> list[int]:
-    """Per evaluated dialogue, the sum of its three annotators' scores; the dialogues' rounded means
-    have the card's objective mean and SD."""
-    mean, sd = (card_figure(folder, f"objective_{metric}_{figure}") for figure in ("mean", "sd"))
-    sums = fit_counts(ANNOTATOR_SCORE_SUMS, _published_mean, count, mean, sd)
-    rng.shuffle(sums)
-    return sums
+    Subjective figures are over the users' 1–5 scores; objective ones over the evaluated dialogues'
+    published means, so the choices there are the sums of three annotators' scores."""
+    mean, sd = card_figure(folder, f"{figure}_mean"), card_figure(folder, f"{figure}_sd")
+    drawn = fit_counts(choices, value_of, count, mean, sd)
+    rng.shuffle(drawn)
+    return drawn
 
 
 def _published_mean(score_sum: int) -> float:
     return round(score_sum / 3, 2)
 
 
-def fit_counts(choices: list[int], value_of, count: int, mean: float, sd: float, within: float = 0.005) -> list[int]:
+def fit_counts(choices: list[int], value_of: Callable[[int], float], count: int, mean: float, sd: float,
+               within: float = 0.005) -> list[int]:
     """`count` choices whose values have this mean and sample SD to `within` (the card rounds to 2 decimals).
 
     Starts with every choice at the one nearest the mean, then moves one choice at a time to where
