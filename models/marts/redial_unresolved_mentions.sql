@@ -1,5 +1,5 @@
 -- Every `@<movieId>` tag in a ReDial message whose id the conversation's movieMentions does not
--- list: reported here (and as a warning by the build), never dropped.
+-- list (a documented release quirk): reported here and counted by `dwh summary`, never dropped.
 with
 
 mentions_in_text as (
