@@ -21,7 +21,7 @@ def marts_summary(db_path: Path) -> str:
         if missing:
             raise DwhError(f"{db_path}: marts {', '.join(missing)} are not built yet (run dwh build)")
         counts = " union all ".join(f"select '{m}' as mart, source, count(*) as n from marts.{m} group by source" for m in MARTS)
-        relation = con.sql(f"pivot ({counts}) on source using sum(n) group by mart order by mart")
+        relation = con.sql(f"pivot ({counts}) on source using first(n) group by mart order by mart")
         return "\n".join(["Rows per mart and source:", str(relation), *release_quirk_lines(con, existing)]).rstrip()
     finally:
         con.close()
