@@ -31,6 +31,8 @@ test: install browser
 lint: install
 	mkdir -p target
 	DWH_DB_PATH=$(LINT_DB) $(BIN)/sqlfluff lint models tests_dbt
+	# the semantic layer's own rules (the pytest suite also validates it against a built warehouse)
+	DWH_DB_PATH=$(LINT_DB) DBT_TARGET_PATH=$(CURDIR)/target/lint $(BIN)/mf validate-configs --skip-dw
 
 # The browser tests open the report and the docs page in Debian's chromium (driven by Playwright,
 # which uses this browser and downloads none); a clean machine gets it from Debian here.
