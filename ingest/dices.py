@@ -29,7 +29,7 @@ import duckdb
 from ingest.dices_columns import COLUMNS, CONFIGS, RAW_TABLES
 from ingest.database import sql_string
 from ingest.errors import DwhError
-from ingest.file_facts import lines_at_offsets, scanning
+from ingest.file_facts import lines_at_offsets, refuse_unreadable_file, scanning
 from ingest.landing import FileReport, LoadContext, in_parallel, number_rows_in_file_order, record_file, replace_source_rows, transaction
 
 SOURCE = "dices"
@@ -76,6 +76,7 @@ def _land_and_record(ctx: LoadContext, found: DicesFile, given: Path) -> FileRep
 
 def find_csv_files(path: Path) -> list[Path]:
     """The CSV file itself, or the `*.csv` files in the folder and one level down, in path order."""
+    refuse_unreadable_file(path, f"give the release CSV or its folder ({LAYOUT_HINT})")
     if not path.exists():
         raise DwhError(f"{path}: no such file or folder ({LAYOUT_HINT})")
     if path.is_file():
@@ -83,8 +84,10 @@ def find_csv_files(path: Path) -> list[Path]:
     found = sorted(
         candidate
         for candidate in [*path.glob("*"), *path.glob("*/*")]
-        if candidate.is_file() and candidate.suffix.lower() == ".csv" and not candidate.name.startswith(".")
+        if candidate.suffix.lower() == ".csv" and not candidate.name.startswith(".") and not candidate.is_dir()
     )
+    for candidate in found:
+        refuse_unreadable_file(candidate, "remove it from the folder or replace it with the release CSV")
     if not found:
         raise DwhError(f"{path}: no CSV file found ({LAYOUT_HINT})")
     return found

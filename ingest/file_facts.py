@@ -6,6 +6,7 @@ little wall time instead of a serial pass over every release.
 """
 
 import hashlib
+import stat
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
@@ -15,6 +16,31 @@ from pathlib import Path
 from ingest.errors import DwhError
 
 READ_BYTES = 4 << 20
+
+
+def unreadable_file_kind(path: Path) -> str | None:
+    """What `path` is when it cannot be read as a release file (opening a FIFO waits for a writer
+    forever), or None for a regular file, a folder or a path that does not exist."""
+    if path.is_symlink() and not path.exists():
+        return "a symbolic link whose target does not exist"
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return None
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device"
+
+
+def refuse_unreadable_file(path: Path, hint: str) -> None:
+    """Stop with one line naming `path` when it is a FIFO, socket, device or dangling link."""
+    kind = unreadable_file_kind(path)
+    if kind:
+        raise DwhError(f"{path}: is {kind}, not a regular file; {hint}")
 
 
 @dataclass(frozen=True)

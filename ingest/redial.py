@@ -35,12 +35,13 @@ import duckdb
 from ingest.archives import unsafe_member_reason
 from ingest.database import sql_string_list
 from ingest.errors import DwhError
-from ingest.file_facts import FileFacts, scan_file, scanning
+from ingest.file_facts import FileFacts, refuse_unreadable_file, scan_file, scanning
 from ingest.landing import FileReport, LoadContext, number_rows_in_file_order, record_file, replace_source_rows, transaction
 
 SOURCE = "redial"
 SPLIT_FILES = {"train_data.jsonl": "train", "test_data.jsonl": "test"}
 MOVIES_FILE = "movies_with_mentions.csv"
+LAYOUT_HINT = "expected redial_dataset.zip, or a folder or path holding train_data.jsonl / test_data.jsonl"
 MOVIES_HEADER = "movieId,movieName,nbMentions"
 LINES_TABLE = "raw.redial_conversations"
 TABLES = [LINES_TABLE, "raw.redial_movies"]
@@ -197,8 +198,9 @@ from read_csv(?, auto_detect = false, header = true, delim = ',', quote = '"', e
 
 def land_redial(ctx: LoadContext, path: Path) -> list[FileReport]:
     """Land a ReDial release zip, folder or split file; replaces whatever ReDial rows earlier loads left."""
+    refuse_unreadable_file(path, f"give the release zip or its folder ({LAYOUT_HINT})")
     if not path.exists():
-        raise DwhError(f"{path}: no such file or folder (expected redial_dataset.zip or a folder holding train_data.jsonl / test_data.jsonl)")
+        raise DwhError(f"{path}: no such file or folder ({LAYOUT_HINT})")
     replace_source_rows(ctx, SOURCE, TABLES)
     if path.is_dir():
         return _land_files(ctx, _release_files(path, str(path)), str(path))
@@ -207,12 +209,14 @@ def land_redial(ctx: LoadContext, path: Path) -> list[FileReport]:
     if zipfile.is_zipfile(path):
         with tempfile.TemporaryDirectory(prefix="dwh-redial-") as extracted:
             return _land_files(ctx, _extract_release(path, Path(extracted)), str(path))
-    raise DwhError(f"{path}: not a zip, and not train_data.jsonl / test_data.jsonl (expected redial_dataset.zip or a folder holding them)")
+    raise DwhError(f"{path}: not a zip, and not train_data.jsonl / test_data.jsonl ({LAYOUT_HINT})")
 
 
 def _release_files(folder: Path, label: str) -> dict[str, tuple[Path, str]]:
     """The release files present in a folder: base name -> (path on disk, name shown in messages)."""
     names = [*SPLIT_FILES, MOVIES_FILE]
+    for name in names:
+        refuse_unreadable_file(folder / name, "remove it from the folder or replace it with the release file")
     found = {name: (folder / name, str(folder / name)) for name in names if (folder / name).is_file()}
     if not any(name in found for name in SPLIT_FILES):
         raise DwhError(f"{label}: neither train_data.jsonl nor test_data.jsonl found")

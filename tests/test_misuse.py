@@ -91,6 +91,45 @@ def test_fifos_and_dangling_links_in_a_duo_tree_are_rejected_by_name(tmp_path: P
                        ("wow/ja/dangling.json", "a symbolic link whose target does not exist")]
 
 
+def a_fifo(path: Path) -> None:
+    os.mkfifo(path)  # opening it for reading would wait for a writer forever
+
+
+def a_dangling_link(path: Path) -> None:
+    path.symlink_to(path.parent / "nowhere")
+
+
+# (the --flag, the path given relative to tmp_path, the release file that is not a regular file)
+IRREGULAR_RELEASE_FILES = [
+    ("--dices", "dices", "dices/350/diverse_safety_adversarial_dialog_350.csv"),
+    ("--dices", "dices/350/diverse_safety_adversarial_dialog_350.csv", "dices/350/diverse_safety_adversarial_dialog_350.csv"),
+    ("--redial", "redial", "redial/train_data.jsonl"),
+    ("--redial", "redial/test_data.jsonl", "redial/test_data.jsonl"),
+    ("--redial", "redial", "redial/movies_with_mentions.csv"),
+]
+
+
+@pytest.mark.parametrize("make_irregular", [a_fifo, a_dangling_link], ids=["fifo", "dangling-link"])
+@pytest.mark.parametrize(("flag", "given", "irregular"), IRREGULAR_RELEASE_FILES,
+                         ids=["dices-folder", "dices-file", "redial-folder", "redial-split-file", "redial-movies"])
+def test_a_dices_or_redial_file_that_is_no_regular_file_is_refused_by_name(
+        flag: str, given: str, irregular: str, make_irregular, tmp_path: Path) -> None:
+    (tmp_path / "dices" / "350").mkdir(parents=True)
+    (tmp_path / "redial").mkdir()
+    make_irregular(tmp_path / irregular)
+    if not (tmp_path / "redial" / "train_data.jsonl").is_symlink():  # a regular split beside the odd file
+        (tmp_path / "redial" / "train_data.jsonl").touch()
+    db_path = tmp_path / "warehouse.duckdb"
+    completed = subprocess.run([sys.executable, "-m", "ingest.cli", "ingest", flag, str(tmp_path / given)],
+                               cwd=PROJECT_ROOT, env={**os.environ, "DWH_DB_PATH": str(db_path)},
+                               capture_output=True, text=True, timeout=120, check=False)
+    assert completed.returncode == 1
+    errors = [line for line in completed.stderr.splitlines() if line.startswith("dwh: error: ")]
+    assert len(errors) == 1 and errors == completed.stderr.splitlines()[-1:], completed.stderr
+    assert errors[0].startswith(f"dwh: error: {tmp_path / irregular}: is a ") and "not a regular file" in errors[0]
+    assert not db_path.exists() and not list(tmp_path.glob("warehouse.duckdb.next*"))
+
+
 def test_a_file_deleted_between_listing_and_reading_is_a_reject(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from ingest import duo
     from ingest.loading import SourceRequest, run_ingest
