@@ -88,6 +88,35 @@ def ensure_raw_schema(con: duckdb.DuckDBPyConnection) -> None:
         con.execute(ddl)
 
 
+def refuse_foreign_raw_tables(db_path: Path) -> None:
+    """Refuse a DuckDB file whose `raw` tables of this project's names have other columns (another
+    project's database, say), naming the first such table, before anything is copied or written."""
+    if not db_path.is_file() or db_path.stat().st_size == 0:
+        return
+    columns_sql = """
+        select table_name, list(column_name || ' ' || data_type order by column_index)
+        from duckdb_columns() where database_name = current_database() and schema_name = 'raw'
+        group by table_name"""
+    expected_con = duckdb.connect()
+    try:
+        for ddl in raw_schema_statements():
+            expected_con.execute(ddl)
+        expected = dict(expected_con.execute(columns_sql).fetchall())
+    finally:
+        expected_con.close()
+    con = connect_read_only(db_path)
+    try:
+        found = dict(con.execute(columns_sql).fetchall())
+    finally:
+        con.close()
+    for table, columns in sorted(found.items()):
+        if table in expected and columns != expected[table]:
+            names = ", ".join(column.split(" ")[0] for column in columns)
+            raise DwhError(
+                f"{db_path}: raw.{table} has columns ({names}) that dwh never wrote: not a warehouse of this "
+                "project (DWH_DB_PATH); point DWH_DB_PATH at a new file or at a warehouse dwh made")
+
+
 def sql_string(text: str) -> str:
     """A SQL string literal.
 

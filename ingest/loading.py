@@ -10,7 +10,7 @@ import duckdb
 from tqdm import tqdm
 
 from ingest import __version__
-from ingest.database import connect, ensure_raw_schema
+from ingest.database import connect, ensure_raw_schema, refuse_foreign_raw_tables
 from ingest.duo import land_duo
 from ingest.errors import DwhError
 from ingest.landing import FileReport, LoadContext, in_parallel
@@ -44,6 +44,7 @@ def run_ingest(db_path: Path, requests: list[SourceRequest], progress: Callable[
     """Land every requested source into a staged copy, then publish it: all or nothing."""
     if not requests:
         raise DwhError("nothing to ingest: give --duo, --redial and/or --dices")
+    refuse_foreign_raw_tables(db_path)
     with writer_lock(db_path), staged_copy(db_path) as staged:
         reports = _land_into(staged, requests, progress)
         publish(staged, db_path)

@@ -59,6 +59,25 @@ def test_a_memory_limit_duckdb_cannot_read_is_refused_naming_the_variable(comman
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("command", [["ingest", "--duo", "duo"], ["build"]])
+def test_another_projects_duckdb_with_clashing_raw_tables_is_refused(command: list[str], tmp_path: Path) -> None:
+    import duckdb
+
+    db_path = tmp_path / "theirs.duckdb"
+    with duckdb.connect(str(db_path)) as con:
+        con.execute("create schema raw; create table raw.ingest_files (id integer, note varchar)")
+        con.execute("insert into raw.ingest_files values (1, 'their row')")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    completed = run_dwh_with({"DWH_DB_PATH": str(db_path)}, command)
+    assert completed.returncode == 1
+    assert completed.stderr.strip() == (
+        f"dwh: error: {db_path}: raw.ingest_files has columns (id, note) that dwh never wrote: not a warehouse of "
+        "this project (DWH_DB_PATH); point DWH_DB_PATH at a new file or at a warehouse dwh made")
+    assert sorted(p.name for p in tmp_path.iterdir()) == before  # no .lock, no .next
+    with duckdb.connect(str(db_path), read_only=True) as con:
+        assert con.execute("select * from raw.ingest_files").fetchall() == [(1, "their row")]
+
+
 def release_accounting(db_path: Path) -> tuple[list[tuple], list[tuple]]:
     """(every raw.ingest_files row's read / landed / rejected, every reject's file and reason)."""
     import duckdb
