@@ -14,7 +14,7 @@ from ingest.database import connect, ensure_raw_schema, refuse_foreign_raw_table
 from ingest.duo import land_duo
 from ingest.errors import DwhError
 from ingest.landing import FileReport, LoadContext, in_parallel
-from ingest.publish import publish, staged_copy, writer_lock
+from ingest.publish import answering_a_full_disk, publish, staged_copy, writer_lock
 
 Lander = Callable[[LoadContext, Path], list[FileReport]]
 
@@ -45,7 +45,7 @@ def run_ingest(db_path: Path, requests: list[SourceRequest], progress: Callable[
     if not requests:
         raise DwhError("nothing to ingest: give --duo, --redial and/or --dices")
     refuse_foreign_raw_tables(db_path)
-    with writer_lock(db_path), staged_copy(db_path) as staged:
+    with writer_lock(db_path), staged_copy(db_path) as staged, answering_a_full_disk(db_path):
         reports = _land_into(staged, requests, progress)
         publish(staged, db_path)
     return reports

@@ -8,6 +8,7 @@ crash or kill before the swap leaves the live file as it was. A lock file keeps 
 from racing each other.
 """
 
+import errno
 import fcntl
 import os
 import shutil
@@ -15,6 +16,8 @@ import struct
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+import duckdb
 
 from ingest.errors import DwhError
 
@@ -27,14 +30,50 @@ def staging_path(db_path: Path) -> Path:
 @contextmanager
 def writer_lock(db_path: Path) -> Iterator[None]:
     """One writer at a time per warehouse; a second one gets a clear error instead of waiting."""
-    db_path.parent.mkdir(parents=True, exist_ok=True)
-    with open(db_path.with_name(db_path.name + ".lock"), "w", encoding="utf-8") as lock_file:
+    try:
+        db_path.parent.mkdir(parents=True, exist_ok=True)
+        lock_file = open(db_path.with_name(db_path.name + ".lock"), "w", encoding="utf-8")
+    except OSError as exc:
+        raise folder_not_writable(db_path, exc) from exc
+    with lock_file:
         try:
             fcntl.flock(lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError as exc:
             raise DwhError(f"{db_path}: another dwh ingest or build is writing this warehouse") from exc
         refuse_read_write_holder(db_path)
         yield
+
+
+def folder_not_writable(db_path: Path, exc: OSError) -> DwhError:
+    """The one-line answer when the warehouse's folder cannot take the new version's files."""
+    why = {
+        errno.EROFS: "is on a read-only file system",
+        errno.EACCES: "is not writable by this user",
+        errno.EPERM: "is not writable by this user",
+        errno.ENOSPC: "has no space left on device",
+        errno.EDQUOT: "has no space left on device (disk quota exceeded)",
+    }.get(exc.errno, f"cannot be written ({exc.strerror or exc})")
+    remedy = "free space there" if exc.errno in (errno.ENOSPC, errno.EDQUOT) else "make it writable"
+    return DwhError(
+        f"{db_path.parent}: the warehouse's folder {why}; dwh ingest and dwh build write the new version "
+        f"beside {db_path.name} (about its size again): {remedy}, or point DWH_DB_PATH at another folder. "
+        "Reading needs no writing: dwh summary, dwh report OUT, duckdb -readonly")
+
+
+@contextmanager
+def answering_a_full_disk(db_path: Path) -> Iterator[None]:
+    """A full disk while DuckDB or dbt writes the staged copy is named as the warehouse's folder
+    being full (DuckDB's own message names `<name>.next.wal`, a file the user never made)."""
+    try:
+        yield
+    except duckdb.Error as exc:
+        if "No space left on device" in str(exc):
+            raise folder_not_writable(db_path, OSError(errno.ENOSPC, "No space left on device")) from exc
+        raise
+    except OSError as exc:
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            raise folder_not_writable(db_path, exc) from exc
+        raise
 
 
 def refuse_read_write_holder(db_path: Path) -> None:
@@ -81,11 +120,14 @@ def staged_copy(db_path: Path) -> Iterator[Path]:
     """A private copy of the warehouse to write; the caller publishes it with `publish`."""
     staged = staging_path(db_path)
     _remove(staged)
-    if db_path.exists():
-        shutil.copyfile(db_path, staged)
-        if _wal(db_path).exists():  # left by a writer that was killed before the swap existed
-            shutil.copyfile(_wal(db_path), _wal(staged))
     try:
+        if db_path.exists():
+            try:
+                shutil.copyfile(db_path, staged)
+                if _wal(db_path).exists():  # left by a writer that was killed before the swap existed
+                    shutil.copyfile(_wal(db_path), _wal(staged))
+            except OSError as exc:
+                raise folder_not_writable(db_path, exc) from exc
         yield staged
     finally:
         _remove(staged)
@@ -112,5 +154,6 @@ def _wal(path: Path) -> Path:
 
 
 def _remove(path: Path) -> None:
-    for candidate in (path, _wal(path)):
+    # DuckDB also writes `<file>.wal.checkpoint` while it checkpoints; a failed checkpoint leaves it
+    for candidate in (path, _wal(path), path.with_name(path.name + ".wal.checkpoint")):
         candidate.unlink(missing_ok=True)
