@@ -10,11 +10,11 @@ import duckdb
 from tqdm import tqdm
 
 from ingest import __version__
-from ingest.database import connect, ensure_raw_schema, refuse_foreign_raw_tables
+from ingest.database import connect, ensure_raw_schema
 from ingest.duo import land_duo
 from ingest.errors import DwhError
 from ingest.landing import FileReport, LoadContext, in_parallel
-from ingest.publish import answering_a_full_disk, publish, staged_copy, writer_lock
+from ingest.publish import answering_a_full_disk, publish, refuse_unusable_warehouse, staged_copy, writer_lock
 
 Lander = Callable[[LoadContext, Path], list[FileReport]]
 
@@ -44,7 +44,7 @@ def run_ingest(db_path: Path, requests: list[SourceRequest], progress: Callable[
     """Land every requested source into a staged copy, then publish it: all or nothing."""
     if not requests:
         raise DwhError("nothing to ingest: give --duo, --redial and/or --dices")
-    refuse_foreign_raw_tables(db_path)
+    refuse_unusable_warehouse(db_path)
     with writer_lock(db_path), staged_copy(db_path) as staged, answering_a_full_disk(db_path):
         reports = _land_into(staged, requests, progress)
         publish(staged, db_path)

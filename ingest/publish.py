@@ -19,6 +19,7 @@ from pathlib import Path
 
 import duckdb
 
+from ingest.database import refuse_foreign_raw_tables
 from ingest.errors import DwhError
 
 
@@ -58,6 +59,13 @@ def folder_not_writable(db_path: Path, exc: OSError) -> DwhError:
         f"{db_path.parent}: the warehouse's folder {why}; dwh ingest and dwh build write the new version "
         f"beside {db_path.name} (about its size again): {remedy}, or point DWH_DB_PATH at another folder. "
         "Reading needs no writing: dwh summary, dwh report OUT, duckdb -readonly")
+
+
+def refuse_unusable_warehouse(db_path: Path) -> None:
+    """Before a writer takes its lock: a client holding the file read-write, or a DuckDB file of
+    another project, is refused in one line (and nothing is left beside the file)."""
+    refuse_read_write_holder(db_path)
+    refuse_foreign_raw_tables(db_path)
 
 
 @contextmanager
