@@ -117,6 +117,24 @@ def refuse_foreign_raw_tables(db_path: Path) -> None:
                 "project (DWH_DB_PATH); point DWH_DB_PATH at a new file or at a warehouse dwh made")
 
 
+def refuse_a_warehouse_never_loaded(db_path: Path) -> None:
+    """`dwh build` on a file no `dwh ingest` finished (a typo in DWH_DB_PATH, say) would report a
+    green build of nothing: refuse it, naming the file."""
+    if db_path.is_file() and db_path.stat().st_size > 0:
+        con = connect_read_only(db_path)
+        try:
+            loaded = con.execute(
+                "select count(*) from duckdb_tables() where database_name = current_database() "
+                "and schema_name = 'raw' and table_name = 'ingest_loads'").fetchone()[0] and con.execute(
+                "select count(*) from raw.ingest_loads where finished_at is not null").fetchone()[0]
+        finally:
+            con.close()
+        if loaded:
+            return
+    raise DwhError(f"{db_path}: no dwh ingest has loaded this warehouse yet (DWH_DB_PATH); "
+                   "run dwh ingest --duo/--redial/--dices first, or point DWH_DB_PATH at the warehouse")
+
+
 def sql_string(text: str) -> str:
     """A SQL string literal.
 

@@ -29,7 +29,7 @@ import duckdb
 from ingest.dices_columns import COLUMNS, CONFIGS, RAW_TABLES
 from ingest.database import sql_string
 from ingest.errors import DwhError
-from ingest.file_facts import lines_at_offsets, refuse_unreadable_file, scanning
+from ingest.file_facts import lines_at_offsets, refuse_another_release, refuse_unreadable_file, scanning
 from ingest.landing import FileReport, LoadContext, in_parallel, number_rows_in_file_order, record_file, replace_source_rows, transaction
 
 SOURCE = "dices"
@@ -105,6 +105,7 @@ def read_header(path: Path) -> tuple[str, ...]:
     try:
         text = first_line.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
+        refuse_another_release(path, "a DICES CSV", own_kind="DICES CSV")
         raise DwhError(f"{path}: line 1 (header) is not valid UTF-8 text (byte {exc.start})") from exc
     return tuple(next(csv.reader([text.rstrip("\r\n")])))
 
@@ -117,6 +118,7 @@ def recognise_file(path: Path, file_path: str) -> DicesFile:
 
 def recognise_header(header: tuple[str, ...], path: Path) -> str:
     """The release ("350" or "990") whose columns the header holds, in the released or another order."""
+    refuse_another_release(path, "a DICES CSV", own_kind="DICES CSV")
     duplicates = sorted({name for name in header if header.count(name) > 1})
     if duplicates:
         raise DwhError(f"{path}: line 1 (header) repeats column(s) {', '.join(duplicates)}")

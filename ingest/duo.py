@@ -14,6 +14,7 @@ from pathlib import Path
 from ingest.archives import extract_members
 from ingest.database import sql_string_list
 from ingest.errors import DwhError
+from ingest.file_facts import refuse_another_release
 from ingest.landing import FileReport, LoadContext, record_reject, replace_source_rows
 
 SOURCE = "duo"
@@ -63,6 +64,7 @@ def land_duo(ctx: LoadContext, path: Path) -> list[FileReport]:
         raise DwhError(f"{path}: no such file or folder (expected the DUO release tree or its zip)")
     if path.is_file():
         if not zipfile.is_zipfile(path):
+            refuse_another_release(path, "the DUO release", own_kind="DUO")
             raise DwhError(f"{path}: a DUO release is a folder {{ed,wow}}/{{en,ja}}/*.json or a zip of it")
         with tempfile.TemporaryDirectory(prefix="dwh-duo-") as extracted:
             extract_members(path, Path(extracted))

@@ -36,6 +36,35 @@ def unreadable_file_kind(path: Path) -> str | None:
     return "a device"
 
 
+def release_kind_of(path: Path) -> str | None:
+    """Which release a file looks like from its first bytes, for "this looks like …" answers when a
+    file is handed to the wrong --flag; None when it looks like none of them."""
+    try:
+        with path.open("rb") as handle:
+            start = handle.read(4096).removeprefix(b"\xef\xbb\xbf").lstrip()
+    except OSError:
+        return None
+    if start.startswith(b"PK\x03\x04"):
+        return "a zip archive (ReDial's redial_dataset.zip, or a zipped DUO tree)"
+    if start.startswith(b"{") and (b'"movieMentions"' in start or b'"conversationId"' in start):
+        return "a ReDial JSONL file (--redial)"
+    if start.startswith((b"{", b"[")):
+        return "a JSON file (a DUO dialogue belongs in its release tree, --duo)"
+    if start.startswith(b"id,rater_id,") or b"Q_overall" in start.split(b"\n", 1)[0]:
+        return "a DICES CSV (--dices)"
+    if start.startswith(b"movieId,movieName"):
+        return "ReDial's movies_with_mentions.csv (--redial, inside its release)"
+    return None
+
+
+def refuse_another_release(path: Path, expected: str, own_kind: str) -> None:
+    """Stop with "<path>: this looks like <kind>, not <expected>" when the file is recognisably
+    another release's (a kind not containing `own_kind`)."""
+    kind = release_kind_of(path)
+    if kind and own_kind not in kind:
+        raise DwhError(f"{path}: this looks like {kind}, not {expected}")
+
+
 def refuse_unreadable_file(path: Path, hint: str) -> None:
     """Stop with one line naming `path` when it is a FIFO, socket, device or dangling link."""
     kind = unreadable_file_kind(path)

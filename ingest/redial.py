@@ -35,7 +35,7 @@ import duckdb
 from ingest.archives import unsafe_member_reason
 from ingest.database import sql_string_list
 from ingest.errors import DwhError
-from ingest.file_facts import FileFacts, refuse_unreadable_file, scan_file, scanning
+from ingest.file_facts import FileFacts, refuse_another_release, refuse_unreadable_file, scan_file, scanning
 from ingest.landing import FileReport, LoadContext, number_rows_in_file_order, record_file, replace_source_rows, transaction
 
 SOURCE = "redial"
@@ -209,6 +209,7 @@ def land_redial(ctx: LoadContext, path: Path) -> list[FileReport]:
     if zipfile.is_zipfile(path):
         with tempfile.TemporaryDirectory(prefix="dwh-redial-") as extracted:
             return _land_files(ctx, _extract_release(path, Path(extracted)), str(path))
+    refuse_another_release(path, "a ReDial release file", own_kind="ReDial")
     raise DwhError(f"{path}: not a zip, and not train_data.jsonl / test_data.jsonl ({LAYOUT_HINT})")
 
 

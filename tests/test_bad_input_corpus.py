@@ -66,6 +66,14 @@ def dices_csv(root: Path, header: list[str], mutate_rows: Callable[[list[list[st
     return target
 
 
+def _zip_of(folder: Path) -> Path:
+    target = folder.parent / "redial_dataset.zip"
+    with zipfile.ZipFile(target, "w") as archive:
+        for member in sorted(folder.iterdir()):
+            archive.write(member, member.name)
+    return target
+
+
 def write_text(path: Path, text: str | bytes) -> None:
     path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
 
@@ -100,6 +108,18 @@ CASES = [
     Case("a CSV handed in as ReDial", "redial",
          lambda r: redial_folder(r, b"movieId,movieName,nbMentions\n111776,Kill Bill (2003),3\n"),
          error=r"^dwh: error: .*train_data\.jsonl: does not look like ReDial JSONL: no line is valid JSON \(line 1"),
+    Case("ReDial's train_data.jsonl handed in as DICES", "dices",
+         lambda r: redial_folder(r) / "train_data.jsonl",
+         error=r"^dwh: error: .*train_data\.jsonl: this looks like a ReDial JSONL file \(--redial\), not a DICES CSV$"),
+    Case("ReDial's zip handed in as DICES", "dices",
+         lambda r: _zip_of(redial_folder(r)),
+         error=r"^dwh: error: .*redial_dataset\.zip: this looks like a zip archive .*, not a DICES CSV$"),
+    Case("a DICES CSV handed in as ReDial", "redial",
+         lambda r: dices_csv(r, list(COLUMNS_350)),
+         error=r"^dwh: error: .*dices\.csv: this looks like a DICES CSV \(--dices\), not a ReDial release file$"),
+    Case("a DICES CSV handed in as DUO", "duo",
+         lambda r: dices_csv(r, list(COLUMNS_350)),
+         error=r"^dwh: error: .*dices\.csv: this looks like a DICES CSV \(--dices\), not the DUO release$"),
     Case("a zip whose member climbs out of the folder", "redial",
          lambda r: _hostile_zip(r / "redial_dataset.zip"),
          error=r"^dwh: error: .*redial_dataset\.zip.*\.\./\.\./train_data\.jsonl"),

@@ -105,7 +105,8 @@ def test_views_work_in_a_renamed_copy_and_under_any_attach_alias(duo_warehouse: 
             assert con.execute(f"select count(*) from wh.{view}").fetchone()[0] == counts[view], view
 
 
-@pytest.mark.parametrize("file_name", ["raw.duckdb", "marts.duckdb", "staging.duckdb", "main.duckdb", "it's.duckdb"])
+@pytest.mark.parametrize("file_name", ["raw.duckdb", "marts.duckdb", "staging.duckdb", "main.duckdb", "temp.duckdb",
+                                       "system.duckdb", "it's.duckdb"])
 def test_any_warehouse_file_name_ingests_builds_and_reads(
     file_name: str, real_duo: Path, duo_warehouse: Path, tmp_path: Path
 ) -> None:

@@ -78,6 +78,20 @@ def test_another_projects_duckdb_with_clashing_raw_tables_is_refused(command: li
         assert con.execute("select * from raw.ingest_files").fetchall() == [(1, "their row")]
 
 
+@pytest.mark.parametrize("make_path", [lambda path: None, lambda path: __import__("duckdb").connect(str(path)).close()],
+                         ids=["no-file", "empty-duckdb-file"])
+def test_a_build_of_a_warehouse_never_loaded_is_refused(make_path, tmp_path: Path) -> None:
+    db_path = tmp_path / "warehuose.duckdb"  # the typo a user makes in DWH_DB_PATH
+    make_path(db_path)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    completed = run_dwh_with({"DWH_DB_PATH": str(db_path)}, ["build"])
+    assert completed.returncode == 1
+    assert completed.stderr.strip() == (
+        f"dwh: error: {db_path}: no dwh ingest has loaded this warehouse yet (DWH_DB_PATH); "
+        "run dwh ingest --duo/--redial/--dices first, or point DWH_DB_PATH at the warehouse")
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
 def release_accounting(db_path: Path) -> tuple[list[tuple], list[tuple]]:
     """(every raw.ingest_files row's read / landed / rejected, every reject's file and reason)."""
     import duckdb
