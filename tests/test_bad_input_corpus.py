@@ -190,14 +190,24 @@ def test_bad_input_gets_a_clear_answer(case: Case, tmp_path: Path) -> None:
 
 
 def test_values_that_break_documented_rules_fail_the_build_naming_them(tmp_path: Path) -> None:
-    """Scores of 7 and "five", and one conversation id in both ReDial split files: one build names all."""
+    """Scores of 7, "five" and "4" (subjective and objective alike), and one conversation id in both
+    ReDial split files: one build names all."""
+    objective_file: list[str] = []
 
     def bad_scores(duo: Path) -> None:
-        for name, metric, value in [("0001", "preference", 7.0), ("0002", "consistency", "five")]:
+        for name, metric, value in [("0001", "preference", 7.0), ("0002", "consistency", "five"),
+                                    ("0003", "empathy", "4")]:
             path = duo / "ed" / "en" / f"{name}.json"
             document = json.loads(path.read_text(encoding="utf-8"))
             document["subjective_evaluation"][metric] = value
             path.write_text(json.dumps(document, indent=4), encoding="utf-8")
+        for path in sorted((duo / "ed" / "en").glob("*.json")):
+            document = json.loads(path.read_text(encoding="utf-8"))
+            if document.get("objective_evaluation"):
+                document["objective_evaluation"]["preference_scores"][1] = "4"  # a string, though it reads like 4
+                path.write_text(json.dumps(document, indent=4), encoding="utf-8")
+                objective_file.append(path.stem)
+                return
 
     duo = duo_release(tmp_path / "duo-input", bad_scores)
     redial = redial_folder(tmp_path / "redial-input")
@@ -208,10 +218,19 @@ def test_values_that_break_documented_rules_fail_the_build_naming_them(tmp_path:
     built = run_dwh(["build"], db_path)
     assert built.returncode == 1
     assert "Traceback" not in built.stderr
-    scores = built.stdout[built.stdout.index("FAIL: duo_subjective_score_is_integer_1_to_5"):].split("\n\n")[0]
-    assert re.search(r"duo:en:0001\s+ed\s+preference\s+7\.0", scores), scores
-    assert re.search(r"duo:en:0002\s+ed\s+consistency\s+five", scores), scores
-    repeated = built.stdout[built.stdout.index("FAIL: redial_conversation_ids_unique"):].split("\n\n")[0]
+
+    def failure(test_name: str) -> str:
+        return built.stdout[built.stdout.index(f"FAIL: {test_name}"):].split("\n\n")[0]
+
+    out_of_range = failure("duo_subjective_score_is_integer_1_to_5")
+    assert re.search(r"duo:en:0001\s+ed\s+preference\s+7\.0", out_of_range), out_of_range
+    assert "0002" not in out_of_range and "0003" not in out_of_range  # not numbers: the next test says so
+    not_numbers = failure("duo_subjective_score_is_a_json_number")
+    assert re.search(r'duo:en:0002\s+ed\s+consistency\s+"five"\s+.*not a number: a JSON string', not_numbers), not_numbers
+    assert re.search(r'duo:en:0003\s+ed\s+empathy\s+"4"\s+.*not a number: a JSON string', not_numbers), not_numbers
+    objective = failure("duo_objective_score_is_a_json_number")
+    assert re.search(rf'duo:en:{objective_file[0]}\s+preference\s+2\s+"4"\s+.*not a number: a JSON string', objective), objective
+    repeated = failure("redial_conversation_ids_unique")
     assert re.search(r"391\s+test_data\.jsonl\s+3", repeated) and re.search(r"391\s+train_data\.jsonl\s+1", repeated), repeated
 
 

@@ -48,9 +48,11 @@ final as (
         published_mean_raw,
         try_cast(published_mean_raw as double) as published_mean,
         cast(scores as varchar) as scores_raw,
-        list_avg(list_transform(cast(scores as json[]), score -> try_cast(cast(score as varchar) as double)))
+        list_avg(list_transform(cast(scores as json[]), score -> {{ duo_score_number('score') }}))
             as mean_of_scores,
-        coalesce(json_array_length(scores), 0) as n_scores
+        coalesce(json_array_length(scores), 0) as n_scores,
+        coalesce(len(list_filter(cast(scores as json[]), score -> {{ duo_score_problem('score') }} is not null)), 0)
+            as n_scores_not_numbers
     from metrics
 
 )

@@ -27,7 +27,8 @@ final as (
         metric,
         annotator_slot,
         cast(score as varchar) as score_raw,
-        try_cast(cast(score as varchar) as double) as score,
+        {{ duo_score_number('score') }} as score,
+        {{ duo_score_problem('score') }} as score_problem,
         published_mean
     from scores
 

@@ -23,15 +23,27 @@ evaluation_keys as (
 
 ),
 
+scores as (
+
+    select
+        dialogue_key,
+        setting,
+        metric,
+        subjective_evaluation -> metric as score_json
+    from evaluation_keys
+
+),
+
 final as (
 
     select
         dialogue_key,
         setting,
         metric,
-        subjective_evaluation ->> metric as score_raw,
-        try_cast(subjective_evaluation ->> metric as double) as score
-    from evaluation_keys
+        cast(score_json as varchar) as score_raw,
+        {{ duo_score_number('score_json') }} as score,
+        {{ duo_score_problem('score_json') }} as score_problem
+    from scores
 
 )
 

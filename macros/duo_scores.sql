@@ -1,0 +1,17 @@
+{#- A DUO score is a JSON number (the card: integers 1-5). Both kinds of score, subjective and
+    objective, follow this one rule: a number written as a string ("4"), a null or a list is not
+    a score. -#}
+
+{% macro duo_score_number(json_value) -%}
+    case
+        when json_type({{ json_value }}) in ('UBIGINT', 'BIGINT', 'DOUBLE')
+            then cast(cast({{ json_value }} as varchar) as double)
+    end
+{%- endmacro %}
+
+{% macro duo_score_problem(json_value) -%}
+    case
+        when json_type({{ json_value }}) not in ('UBIGINT', 'BIGINT', 'DOUBLE')
+            then 'not a number: a JSON ' || lower(replace(json_type({{ json_value }}), 'VARCHAR', 'string'))
+    end
+{%- endmacro %}
