@@ -27,6 +27,8 @@ import shutil
 import tempfile
 import zipfile
 from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import BinaryIO
 from concurrent.futures import Future
 from pathlib import Path, PurePosixPath
 
@@ -36,7 +38,7 @@ from ingest.archives import unsafe_member_reason
 from ingest.database import sql_string_list
 from ingest.errors import DwhError
 from ingest.file_facts import FileFacts, refuse_another_release, refuse_unreadable_file, scan_file, scanning
-from ingest.landing import FileReport, LoadContext, number_rows_in_file_order, record_file, replace_source_rows, transaction
+from ingest.landing import FileReport, LoadContext, number_rows_in_file_order, record_file, record_reject, replace_source_rows, transaction
 
 SOURCE = "redial"
 SPLIT_FILES = {"train_data.jsonl": "train", "test_data.jsonl": "test"}
@@ -49,6 +51,11 @@ TABLES = [LINES_TABLE, "raw.redial_movies"]
 LAND_WHOLE_FILES = True
 # Lines are classified this many bytes at a time, so that memory does not grow with the file.
 CHUNK_BYTES = 4 << 20
+# A ReDial conversation is a few kilobytes on one line; a line longer than this is rejected as
+# "line too long" without ever being held in memory whole (README, "Nothing lost").
+MAX_LINE_BYTES = 8 << 20
+OVERLONG_SHOWN_BYTES = 200
+SKIP_READ_BYTES = 1 << 20
 
 # Lines of a chunk of valid UTF-8 text, numbered from the chunk's first line (the second
 # parameter). `parts` has one element more than the chunk has line terminators.
@@ -290,16 +297,68 @@ def _land_files(ctx: LoadContext, files: dict[str, tuple[Path, str]], given_path
     return reports
 
 
-def newline_aligned_chunks(path: Path, chunk_bytes: int | None = None) -> Iterator[tuple[int, bytes]]:
+@dataclass(frozen=True)
+class OverlongLine:
+    """A line longer than MAX_LINE_BYTES: skipped in bounded reads, never held whole, and rejected."""
+
+    line_number: int
+    size_bytes: int
+    start: bytes  # its first bytes, for the reject's text
+
+
+def newline_aligned_chunks(
+    path: Path, chunk_bytes: int | None = None, max_line_bytes: int | None = None
+) -> Iterator[tuple[int, bytes | OverlongLine]]:
     """The file in pieces of about `chunk_bytes` that end on a line break, each with the number of
-    lines before it: memory stays flat however large the file grows."""
+    lines before it, and an OverlongLine in place of each line longer than `max_line_bytes`:
+    memory stays flat however large the file, or one of its lines, grows."""
+    size, limit = chunk_bytes or CHUNK_BYTES, max_line_bytes or MAX_LINE_BYTES
     lines_before = 0
+    pending: list[bytes] = []  # the start of a line the reads cut, in pieces (joined once, when it ends)
+    pending_bytes = 0
     with path.open("rb") as handle:
-        while chunk := handle.read(chunk_bytes or CHUNK_BYTES):
-            if not chunk.endswith(b"\n"):
-                chunk += handle.readline()
-            yield lines_before, chunk
-            lines_before += chunk.count(b"\n")
+        while block := handle.read(size):
+            line_end = block.find(b"\n")
+            if pending_bytes and line_end >= 0 and pending_bytes + line_end > limit:  # the cut line ends here, too long
+                yield lines_before, OverlongLine(lines_before + 1, pending_bytes + line_end, _start_of(pending))
+                lines_before, pending, pending_bytes = lines_before + 1, [], 0
+                block = block[line_end + 1:]
+            cut = block.rfind(b"\n") + 1
+            if cut:
+                complete = b"".join([*pending, block[:cut]])
+                yield lines_before, complete
+                lines_before += complete.count(b"\n")
+                pending, pending_bytes = [block[cut:]], len(block) - cut
+            else:
+                pending.append(block)
+                pending_bytes += len(block)
+            if pending_bytes > limit:
+                yield lines_before, _skip_overlong_line(handle, pending, pending_bytes, lines_before + 1)
+                lines_before, pending, pending_bytes = lines_before + 1, [], 0
+        if pending_bytes:
+            yield lines_before, b"".join(pending)
+
+
+def _start_of(pieces: list[bytes]) -> bytes:
+    """The first OVERLONG_SHOWN_BYTES of a line held in pieces."""
+    start = b""
+    for piece in pieces:
+        start += piece[:OVERLONG_SHOWN_BYTES - len(start)]
+        if len(start) >= OVERLONG_SHOWN_BYTES:
+            break
+    return start
+
+
+def _skip_overlong_line(handle: BinaryIO, pending: list[bytes], pending_bytes: int, line_number: int) -> OverlongLine:
+    """Read to the end of a line already longer than the limit, SKIP_READ_BYTES at a time, keeping none of it."""
+    start = _start_of(pending)
+    size_bytes = pending_bytes
+    while piece := handle.readline(SKIP_READ_BYTES):
+        if piece.endswith(b"\n"):
+            size_bytes += len(piece) - 1
+            break
+        size_bytes += len(piece)
+    return OverlongLine(line_number, size_bytes, start)
 
 
 def _land_jsonl(ctx: LoadContext, path: Path, file_name: str, label: str) -> tuple[FileReport, FileFacts]:
@@ -325,12 +384,14 @@ def _land_whole_file(ctx: LoadContext, path: Path, file_name: str, scan: "Future
         with transaction(ctx.con):
             ctx.con.execute(LINES_INSERT_SQL, [ctx.load_id, file_name, SPLIT_FILES[file_name], str(path)])
             rows = number_rows_in_file_order(ctx, LINES_TABLE, "line_number", file_name)
-            line_bytes = ctx.con.execute(
-                f"select coalesce(sum(strlen(raw_line)), 0) from {LINES_TABLE} where load_id = ? and file_path = ?",
+            line_bytes, longest_line = ctx.con.execute(
+                f"select coalesce(sum(strlen(raw_line)), 0), coalesce(max(strlen(raw_line)), 0) from {LINES_TABLE} "
+                "where load_id = ? and file_path = ?",
                 [ctx.load_id, file_name],
-            ).fetchone()[0]
+            ).fetchone()
             facts = scan.result()
-            if (rows, line_bytes) != (facts.physical_lines, facts.line_content_bytes):
+            # an overlong line is rejected by the chunked path, which never holds it whole
+            if (rows, line_bytes) != (facts.physical_lines, facts.line_content_bytes) or longest_line > MAX_LINE_BYTES:
                 raise _NotTheFilesLines
     except (duckdb.Error, _NotTheFilesLines):
         return False
@@ -368,6 +429,13 @@ def _land_in_chunks(ctx: LoadContext, path: Path, file_name: str) -> tuple[int, 
     read = json_lines = rejected = 0
     first_reject = None
     for lines_before, chunk in newline_aligned_chunks(path):
+        if isinstance(chunk, OverlongLine):
+            reason = f"line too long: {chunk.size_bytes} bytes, more than the {MAX_LINE_BYTES} a line may have"
+            text = chunk.start.decode("utf-8", errors="replace") + " …"
+            record_reject(ctx, SOURCE, file_name, chunk.line_number, reason, text)
+            first_reject = first_reject or (chunk.line_number, reason, text)
+            read, rejected = read + 1, rejected + 1
+            continue
         counts = _land_chunk(ctx, file_name, lines_before, chunk)
         first_reject = first_reject or _first_reject(ctx)
         read, json_lines, rejected = read + counts[0], json_lines + counts[1], rejected + counts[2]

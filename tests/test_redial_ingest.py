@@ -594,3 +594,45 @@ def test_a_large_file_keeps_every_line_number_across_the_readers_batches(con: du
         "from raw.redial_conversations"
     ).fetchone() == (n_lines - 1, n_lines - 1)
     assert [row[1] for row in rejects(con)] == [150_001]
+
+
+@pytest.mark.parametrize("chunk_bytes", [None, 1000, 7])
+@pytest.mark.parametrize("overlong_is_last", [False, True], ids=["in-the-middle", "last-without-newline"])
+def test_a_line_longer_than_the_limit_is_rejected_as_too_long_and_never_held_whole(
+    con: duckdb.DuckDBPyConnection, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk_bytes: int | None,
+    overlong_is_last: bool,
+) -> None:
+    """A 9 MB line (the limit is 8 MiB) is a reject with its line number and size; the lines around it land."""
+    import ingest.redial
+
+    overlong = '{"conversationId": "9", "messages": [{"text": "' + "a" * (9 << 20) + '"}]}'
+    lines = [conversation_line("1"), overlong, conversation_line("3")]
+    if overlong_is_last:
+        lines = lines[:1] + [overlong]
+    folder = write_release(tmp_path / "release", lines, None)
+    if overlong_is_last:  # no final newline after the long line
+        (folder / "train_data.jsonl").write_bytes((folder / "train_data.jsonl").read_bytes()[:-1])
+    if chunk_bytes:  # the small chunks only the chunked path reads with
+        monkeypatch.setattr(ingest.redial, "LAND_WHOLE_FILES", False)
+        monkeypatch.setattr(ingest.redial, "CHUNK_BYTES", chunk_bytes)
+    reports = land(con, folder)
+    assert reports == [FileReport("redial", "train_data.jsonl", len(lines), len(lines) - 1, 1)]
+    assert [row[1] for row in landed(con)] == ([1] if overlong_is_last else [1, 3])
+    [(file_path, line_number, reason, raw_text)] = rejects(con)
+    assert (file_path, line_number) == ("train_data.jsonl", 2)
+    assert reason == f"line too long: {len(overlong.encode())} bytes, more than the {8 << 20} a line may have"
+    assert raw_text.startswith('{"conversationId": "9"') and len(raw_text) < 300
+
+
+def test_chunks_carry_at_most_the_limit_of_a_long_line(tmp_path: Path) -> None:
+    """What the chunk reader hands on never exceeds a chunk plus the line limit, however long a line is."""
+    from ingest.redial import OverlongLine, newline_aligned_chunks
+
+    path = tmp_path / "lines.jsonl"
+    path.write_bytes(b"short\n" + b"x" * 5000 + b"\nshort again\n" + b"y" * 120)
+    pieces = list(newline_aligned_chunks(path, chunk_bytes=64, max_line_bytes=100))
+    assert all(isinstance(p, OverlongLine) or len(p) <= 64 + 100 for _, p in pieces)
+    overlong = [(before, p) for before, p in pieces if isinstance(p, OverlongLine)]
+    assert [(before, p.line_number, p.size_bytes) for before, p in overlong] == [(1, 2, 5000), (3, 4, 120)]
+    text = b"".join(p for _, p in pieces if not isinstance(p, OverlongLine))
+    assert text == b"short\nshort again\n"
