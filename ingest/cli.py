@@ -6,6 +6,7 @@ import signal
 import sys
 from pathlib import Path
 
+from ingest import INTERRUPTED
 from ingest.errors import DwhError
 from ingest.settings import warehouse_path
 
@@ -13,20 +14,23 @@ from ingest.settings import warehouse_path
 def main(argv: list[str] | None = None) -> int:
     """Entry point: every failure ends as one line on stderr and a non-zero exit code."""
     _keep_pandas_out()
-    parser = build_parser()
-    own_args, dbt_args = split_dbt_args(sys.argv[1:] if argv is None else argv)
-    args = parser.parse_args(own_args)
-    args.dbt_args = dbt_args
     _interrupt_on_termination()
     try:
+        parser = build_parser()
+        own_args, dbt_args = split_dbt_args(sys.argv[1:] if argv is None else argv)
+        args = parser.parse_args(own_args)
+        args.dbt_args = dbt_args
         return args.handler(args)
     except DwhError as exc:
         print(f"dwh: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("dwh: interrupted; the warehouse is left as it was before this command", file=sys.stderr)
+        print(INTERRUPTED, file=sys.stderr)
         return 130
     except Exception as exc:  # noqa: BLE001 - the contract: never a bare traceback
+        if _is_duckdb_interrupt(exc):  # Ctrl-C reached DuckDB first, inside a running query
+            print(INTERRUPTED, file=sys.stderr)
+            return 130
         if os.environ.get("DWH_DEBUG"):
             raise
         print(f"dwh: unexpected error: {type(exc).__name__}: {exc} (set DWH_DEBUG=1 for the traceback)", file=sys.stderr)
@@ -34,10 +38,20 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _interrupt_on_termination() -> None:
-    """`kill` (SIGTERM) and a closed terminal (SIGHUP) end `dwh` the way Ctrl-C does: the staged
-    copy is removed, a dbt child is stopped first, and the live warehouse stays as it was."""
-    for termination in (signal.SIGTERM, signal.SIGHUP):
+    """Ctrl-C, `kill` (SIGTERM) and a closed terminal (SIGHUP) all raise KeyboardInterrupt from here
+    on: the staged copy is removed, a dbt child is stopped first, and the live warehouse stays as it was."""
+    for termination in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(termination, signal.default_int_handler)
+
+
+def _is_duckdb_interrupt(exc: BaseException) -> bool:
+    """DuckDB answers Ctrl-C inside a query with its own error ("Query interrupted"), in whichever
+    thread ran the query."""
+    while exc is not None:
+        if "Query interrupted" in str(exc) or type(exc).__name__ == "InterruptException":
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 def split_dbt_args(argv: list[str]) -> tuple[list[str], list[str]]:

@@ -327,6 +327,50 @@ def test_a_stopped_build_takes_its_dbt_child_with_it(stop_signal: signal.Signals
         assert con.execute("select count(*) from raw.duo_dialogue_files").fetchone()[0] > 0
 
 
+@pytest.fixture(scope="module")
+def interrupt_inputs(real_duo: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """(a sample of all three sources to ingest, a warehouse with the real DUO release to build)."""
+    root = tmp_path_factory.mktemp("interrupts")
+    assert run_dwh_with({"DWH_DB_PATH": str(root / "unused.duckdb")}, ["sample", str(root / "sample")]).returncode == 0
+    loaded = root / "loaded.duckdb"
+    assert run_dwh_with({"DWH_DB_PATH": str(loaded)}, ["ingest", "--duo", str(real_duo)]).returncode == 0
+    return root / "sample", loaded
+
+
+# Ctrl-C at moments from Python's start-up (imports) through landing, and through dbt's start-up
+# and its run: whenever it lands, the answer is the same. (Before ~20 ms Python itself has not
+# started running `dwh`'s code; nothing can answer there.)
+@pytest.mark.parametrize(("command", "after_seconds"), [
+    ("ingest", 0.05), ("ingest", 0.2), ("ingest", 0.5), ("ingest", 1.0),
+    ("build", 0.2), ("build", 0.6), ("build", 1.5), ("build", 4.0),
+])
+def test_ctrl_c_at_any_moment_exits_130_with_one_line(command: str, after_seconds: float,
+                                                      interrupt_inputs: tuple[Path, Path], tmp_path: Path) -> None:
+    sample, loaded = interrupt_inputs
+    db_path = tmp_path / "warehouse.duckdb"
+    if command == "build":
+        db_path.write_bytes(loaded.read_bytes())
+        args = ["build"]
+    else:
+        args = ["ingest", "--duo", str(sample / "duo"), "--redial", str(sample / "redial" / "redial_dataset.zip"),
+                "--dices", str(sample / "dices")]
+    before = db_path.read_bytes() if db_path.exists() else None
+    env = {**os.environ, "DWH_DB_PATH": str(db_path), "DBT_TARGET_PATH": str(tmp_path / "target"),
+           "DBT_LOG_PATH": str(tmp_path / "logs")}
+    env.pop("DWH_DEBUG", None)
+    # its own process group, as a shell's foreground job: Ctrl-C reaches dwh and its dbt child alike
+    running = subprocess.Popen([sys.executable, "-m", "ingest.cli", *args], cwd=PROJECT_ROOT, env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    time.sleep(after_seconds)
+    os.killpg(running.pid, signal.SIGINT)
+    _, stderr = running.communicate(timeout=120)
+    assert running.returncode == 130, stderr
+    said = [line for line in stderr.splitlines() if not line.startswith("landing ")]
+    assert said == ["dwh: interrupted; the warehouse is left as it was before this command"], stderr
+    assert (db_path.read_bytes() if db_path.exists() else None) == before
+    assert not [p.name for p in tmp_path.glob("warehouse.duckdb.*") if p.name != "warehouse.duckdb.lock"]
+
+
 @pytest.mark.parametrize("inside_a_file", [False, True], ids=["out-is-a-file", "out-is-inside-a-file"])
 def test_a_sample_written_onto_a_file_is_refused_in_one_line(inside_a_file: bool, tmp_path: Path) -> None:
     existing = tmp_path / "notes.txt"
