@@ -178,7 +178,8 @@ def test_a_file_deleted_between_listing_and_reading_is_a_reject(tmp_path: Path, 
     db_path = tmp_path / "warehouse.duckdb"
     run_ingest(db_path, [SourceRequest("duo", tree)], progress=lambda step: None)
     files, rejects = release_accounting(db_path)
-    assert len(files) == len(listed)
+    assert len(files) == len(listed)  # every listed file is accounted for
+    assert all(read == landed + rejected for _, read, landed, rejected in files)
     assert rejects == [(gone.relative_to(tree).as_posix(),
                         "vanished before it could be read (deleted or moved during the load)")]
 
@@ -340,11 +341,13 @@ def interrupt_inputs(real_duo: Path, tmp_path_factory: pytest.TempPathFactory) -
 # Ctrl-C at moments from Python's start-up (imports) through landing, and through dbt's start-up
 # and its run: whenever it lands, the answer is the same. (Before ~20 ms Python itself has not
 # started running `dwh`'s code; nothing can answer there.)
-@pytest.mark.parametrize(("command", "after_seconds"), [
-    ("ingest", 0.05), ("ingest", 0.2), ("ingest", 0.5), ("ingest", 1.0),
-    ("build", 0.2), ("build", 0.6), ("build", 1.5), ("build", 4.0),
+@pytest.mark.parametrize(("command", "after_seconds", "stop_signal"), [
+    ("ingest", 0.05, signal.SIGINT), ("ingest", 0.2, signal.SIGINT), ("ingest", 0.5, signal.SIGINT),
+    ("ingest", 1.0, signal.SIGINT), ("build", 0.2, signal.SIGINT), ("build", 0.6, signal.SIGINT),
+    ("build", 1.5, signal.SIGINT), ("build", 4.0, signal.SIGINT),
+    ("ingest", 0.5, signal.SIGTERM), ("ingest", 1.0, signal.SIGHUP),  # `kill` and a closed terminal, like Ctrl-C
 ])
-def test_ctrl_c_at_any_moment_exits_130_with_one_line(command: str, after_seconds: float,
+def test_ctrl_c_at_any_moment_exits_130_with_one_line(command: str, after_seconds: float, stop_signal: signal.Signals,
                                                       interrupt_inputs: tuple[Path, Path], tmp_path: Path) -> None:
     sample, loaded = interrupt_inputs
     db_path = tmp_path / "warehouse.duckdb"
@@ -362,7 +365,7 @@ def test_ctrl_c_at_any_moment_exits_130_with_one_line(command: str, after_second
     running = subprocess.Popen([sys.executable, "-m", "ingest.cli", *args], cwd=PROJECT_ROOT, env=env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
     time.sleep(after_seconds)
-    os.killpg(running.pid, signal.SIGINT)
+    os.killpg(running.pid, stop_signal)
     _, stderr = running.communicate(timeout=120)
     assert running.returncode == 130, stderr
     said = [line for line in stderr.splitlines() if not line.startswith("landing ")]
