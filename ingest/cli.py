@@ -14,6 +14,7 @@ from ingest.settings import warehouse_path
 def main(argv: list[str] | None = None) -> int:
     """Entry point: every failure ends as one line on stderr and a non-zero exit code."""
     _keep_pandas_out()
+    _import_duckdb_before_interrupts_are_exceptions()
     _interrupt_on_termination()
     try:
         parser = build_parser()
@@ -35,6 +36,13 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"dwh: unexpected error: {type(exc).__name__}: {exc} (set DWH_DEBUG=1 for the traceback)", file=sys.stderr)
         return 2
+
+
+def _import_duckdb_before_interrupts_are_exceptions() -> None:
+    """Ctrl-C inside DuckDB's module initialisation leaves it half made ("ImportError: initialization
+    failed", then a crash). Imported here, while Ctrl-C still ends `dwh` at once with its one line
+    (nothing is written yet), every later interrupt meets a whole module."""
+    import duckdb  # noqa: F401
 
 
 def _interrupt_on_termination() -> None:

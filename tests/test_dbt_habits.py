@@ -54,6 +54,23 @@ def test_every_mart_and_column_description_is_a_duckdb_comment(duo_warehouse: Pa
             assert stored and " ".join(stored.split()) == " ".join(column["description"].split()), (mart["name"], column)
 
 
+def test_bi_tools_see_the_descriptions_through_sqlalchemy(duo_warehouse: Path) -> None:
+    """Superset (and any SQLAlchemy client) reads table and column comments with the inspector that
+    duckdb_engine implements: every mart and column shows its description there."""
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(f"duckdb:///{duo_warehouse}", connect_args={"read_only": True})
+    try:
+        inspector = sa.inspect(engine)
+        marts = inspector.get_table_names(schema="marts") + inspector.get_view_names(schema="marts")
+        assert {"dialogues", "ratings", "agreement"} <= set(marts)
+        for mart in marts:
+            assert inspector.get_table_comment(mart, schema="marts")["text"], mart
+            assert all(column["comment"] for column in inspector.get_columns(mart, schema="marts")), mart
+    finally:
+        engine.dispose()
+
+
 def test_source_freshness_reads_the_last_load(duo_warehouse: Path, tmp_path: Path) -> None:
     fresh = plain_dbt(["source", "freshness", "--select", "source:ingest.ingest_loads"], duo_warehouse, tmp_path,
                       tmp_path / "target")
