@@ -15,3 +15,10 @@
             then 'not a number: a JSON ' || lower(replace(json_type({{ json_value }}), 'VARCHAR', 'string'))
     end
 {%- endmacro %}
+
+{#- The three columns both score models carry: the JSON text as written, the number, and why it is none. -#}
+{% macro duo_score_columns(json_value) -%}
+    cast({{ json_value }} as varchar) as score_raw,
+        {{ duo_score_number(json_value) }} as score,
+        {{ duo_score_problem(json_value) }} as score_problem
+{%- endmacro %}

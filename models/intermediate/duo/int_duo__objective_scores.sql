@@ -26,9 +26,7 @@ final as (
         dialogue_key,
         metric,
         annotator_slot,
-        cast(score as varchar) as score_raw,
-        {{ duo_score_number('score') }} as score,
-        {{ duo_score_problem('score') }} as score_problem,
+        {{ duo_score_columns('score') }},
         published_mean
     from scores
 

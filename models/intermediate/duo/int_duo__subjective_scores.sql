@@ -40,9 +40,7 @@ final as (
         dialogue_key,
         setting,
         metric,
-        cast(score_json as varchar) as score_raw,
-        {{ duo_score_number('score_json') }} as score,
-        {{ duo_score_problem('score_json') }} as score_problem
+        {{ duo_score_columns('score_json') }}
     from scores
 
 )
