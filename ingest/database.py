@@ -88,51 +88,50 @@ def ensure_raw_schema(con: duckdb.DuckDBPyConnection) -> None:
         con.execute(ddl)
 
 
-def refuse_foreign_raw_tables(db_path: Path) -> None:
+def refuse_foreign_raw_tables(db_path: Path, require_a_load: bool = False) -> None:
     """Refuse a DuckDB file whose `raw` tables of this project's names have other columns (another
-    project's database, say), naming the first such table, before anything is copied or written."""
-    if not db_path.is_file() or db_path.stat().st_size == 0:
-        return
-    columns_sql = """
-        select table_name, list(column_name || ' ' || data_type order by column_index)
-        from duckdb_columns() where database_name = current_database() and schema_name = 'raw'
-        group by table_name"""
-    expected_con = duckdb.connect()
-    try:
-        for ddl in raw_schema_statements():
-            expected_con.execute(ddl)
-        expected = dict(expected_con.execute(columns_sql).fetchall())
-    finally:
-        expected_con.close()
-    con = connect_read_only(db_path)
-    try:
-        found = dict(con.execute(columns_sql).fetchall())
-    finally:
-        con.close()
-    for table, columns in sorted(found.items()):
-        if table in expected and columns != expected[table]:
-            names = ", ".join(column.split(" ")[0] for column in columns)
-            raise DwhError(
-                f"{db_path}: raw.{table} has columns ({names}) that dwh never wrote: not a warehouse of this "
-                "project (DWH_DB_PATH); point DWH_DB_PATH at a new file or at a warehouse dwh made")
+    project's database, say), naming the first such table, before anything is copied or written.
 
-
-def refuse_a_warehouse_never_loaded(db_path: Path) -> None:
-    """`dwh build` on a file no `dwh ingest` finished (a typo in DWH_DB_PATH, say) would report a
-    green build of nothing: refuse it, naming the file."""
+    With `require_a_load` (`dwh build`), also refuse a file no `dwh ingest` finished loading (a typo
+    in DWH_DB_PATH, say), which would otherwise give a green build of nothing."""
+    finished_loads = 0
     if db_path.is_file() and db_path.stat().st_size > 0:
         con = connect_read_only(db_path)
         try:
-            loaded = con.execute(
-                "select count(*) from duckdb_tables() where database_name = current_database() "
-                "and schema_name = 'raw' and table_name = 'ingest_loads'").fetchone()[0] and con.execute(
-                "select count(*) from raw.ingest_loads where finished_at is not null").fetchone()[0]
+            found = dict(con.execute(RAW_COLUMNS_SQL).fetchall())
+            expected = _expected_raw_columns()
+            for table, columns in sorted(found.items()):
+                if table in expected and columns != expected[table]:
+                    names = ", ".join(column.split(" ")[0] for column in columns)
+                    raise DwhError(
+                        f"{db_path}: raw.{table} has columns ({names}) that dwh never wrote: not a warehouse of "
+                        "this project (DWH_DB_PATH); point DWH_DB_PATH at a new file or at a warehouse dwh made")
+            if require_a_load and "ingest_loads" in found:
+                finished_loads = con.execute(
+                    "select count(*) from raw.ingest_loads where finished_at is not null").fetchone()[0]
         finally:
             con.close()
-        if loaded:
-            return
-    raise DwhError(f"{db_path}: no dwh ingest has loaded this warehouse yet (DWH_DB_PATH); "
-                   "run dwh ingest --duo/--redial/--dices first, or point DWH_DB_PATH at the warehouse")
+    if require_a_load and not finished_loads:
+        raise DwhError(f"{db_path}: no dwh ingest has loaded this warehouse yet (DWH_DB_PATH); "
+                       "run dwh ingest --duo/--redial/--dices first, or point DWH_DB_PATH at the warehouse")
+
+
+# each raw table's columns as "name type", in order
+RAW_COLUMNS_SQL = """
+    select table_name, list(column_name || ' ' || data_type order by column_index)
+    from duckdb_columns() where database_name = current_database() and schema_name = 'raw'
+    group by table_name"""
+
+
+def _expected_raw_columns() -> dict[str, list[str]]:
+    """The raw tables' columns as this project's DDL creates them (in a scratch in-memory database)."""
+    con = duckdb.connect()
+    try:
+        for ddl in raw_schema_statements():
+            con.execute(ddl)
+        return dict(con.execute(RAW_COLUMNS_SQL).fetchall())
+    finally:
+        con.close()
 
 
 def sql_string(text: str) -> str:

@@ -118,13 +118,14 @@ def recognise_file(path: Path, file_path: str) -> DicesFile:
 
 def recognise_header(header: tuple[str, ...], path: Path) -> str:
     """The release ("350" or "990") whose columns the header holds, in the released or another order."""
+    for config in CONFIGS:
+        if header == COLUMNS[config]:
+            return config
+    # not a release's header as released: is it another release's file altogether?
     refuse_another_release(path, "a DICES CSV", own_kind="DICES CSV")
     duplicates = sorted({name for name in header if header.count(name) > 1})
     if duplicates:
         raise DwhError(f"{path}: line 1 (header) repeats column(s) {', '.join(duplicates)}")
-    for config in CONFIGS:
-        if header == COLUMNS[config]:
-            return config
     for config in CONFIGS:
         if set(header) == set(COLUMNS[config]):
             log.warning("%s: DICES %s columns in a different order than the release; landing by name", path, config)

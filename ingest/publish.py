@@ -61,11 +61,21 @@ def folder_not_writable(db_path: Path, exc: OSError) -> DwhError:
         "Reading needs no writing: dwh summary, dwh report OUT, duckdb -readonly")
 
 
-def refuse_unusable_warehouse(db_path: Path) -> None:
-    """Before a writer takes its lock: a client holding the file read-write, or a DuckDB file of
-    another project, is refused in one line (and nothing is left beside the file)."""
+# how DuckDB words a full disk in its errors (and dbt, quoting DuckDB, in a failed model's message)
+NO_SPACE = "No space left on device"
+
+
+def folder_is_full(db_path: Path) -> DwhError:
+    """The answer when DuckDB or dbt reports a full disk while writing the staged copy."""
+    return folder_not_writable(db_path, OSError(errno.ENOSPC, NO_SPACE))
+
+
+def refuse_unusable_warehouse(db_path: Path, require_a_load: bool = False) -> None:
+    """Before a writer takes its lock: a client holding the file read-write, a DuckDB file of
+    another project or (with `require_a_load`) a file no ingest loaded is refused in one line,
+    and nothing is left beside the file."""
     refuse_read_write_holder(db_path)
-    refuse_foreign_raw_tables(db_path)
+    refuse_foreign_raw_tables(db_path, require_a_load)
 
 
 @contextmanager
@@ -75,8 +85,8 @@ def answering_a_full_disk(db_path: Path) -> Iterator[None]:
     try:
         yield
     except duckdb.Error as exc:
-        if "No space left on device" in str(exc):
-            raise folder_not_writable(db_path, OSError(errno.ENOSPC, "No space left on device")) from exc
+        if NO_SPACE in str(exc):
+            raise folder_is_full(db_path) from exc
         raise
     except OSError as exc:
         if exc.errno in (errno.ENOSPC, errno.EDQUOT):
