@@ -184,7 +184,9 @@ def test_two_annotator_scores_fail_the_build_naming_the_dialogue(two_score_relea
     assert len(built.stderr.strip().splitlines()) == 1
 
 
-def test_sample_builds_green(tmp_path: Path) -> None:
+def test_sample_builds_green(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a log of this build alone: target/dbt.log is shared by every build and rotates at 10 MB
+    monkeypatch.setenv("DBT_LOG_PATH", str(tmp_path / "logs"))
     db_path = tmp_path / "warehouse.duckdb"
     run_dwh(["sample", str(tmp_path / "sample")], db_path, check=True)
     stdout = build_warehouse(db_path, tmp_path / "sample" / "duo")
@@ -200,6 +202,7 @@ def test_sample_builds_green(tmp_path: Path) -> None:
     assert "\x1b[" not in stdout and "START" not in stdout
     assert re.search(r"^Done\. PASS=\d+ WARN=0 ERROR=0 SKIP=0 .* \(\d+\.\d s\)$", stdout, flags=re.MULTILINE)
     log_file = Path(re.search(r"^dbt's full log: (.+)$", stdout, flags=re.MULTILINE).group(1))
+    assert log_file == tmp_path / "logs" / "dbt.log"
     assert "OK created sql table model intermediate.int_duo__dialogues" in log_file.read_text(encoding="utf-8")
 
 
