@@ -64,11 +64,14 @@ def _is_duckdb_interrupt(exc: BaseException) -> bool:
 
 def split_dbt_args(argv: list[str]) -> tuple[list[str], list[str]]:
     """Everything after `dwh build` belongs to `dbt build`, in its order (`--select x+`, `--vars …`),
-    except a request for dwh's own help and dwh's own `--verbose` (dbt build has no such flag)."""
+    except a request for dwh's own help and dwh's own flags (dbt build has neither)."""
     if argv[:1] == ["build"] and not {"-h", "--help"} & set(argv[1:]):
-        own = ["--verbose"] if "--verbose" in argv[1:] else []
-        return [*argv[:1], *own], [arg for arg in argv[1:] if arg != "--verbose"]
+        own = [arg for arg in DWH_BUILD_FLAGS if arg in argv[1:]]
+        return [*argv[:1], *own], [arg for arg in argv[1:] if arg not in DWH_BUILD_FLAGS]
     return argv, []
+
+
+DWH_BUILD_FLAGS = ("--verbose", "--full")
 
 
 def _keep_pandas_out() -> None:
@@ -91,10 +94,14 @@ def build_parser() -> argparse.ArgumentParser:
     build = commands.add_parser(
         "build", help="run dbt build (models and every test) on a staged copy and publish it if it passes",
         description="Runs `dbt build` on a staged copy of the warehouse and publishes it only if nothing fails. "
-                    "Any dbt build argument passes through, e.g. `dwh build --select marts.agreement+` or "
-                    "`dwh build --full-refresh --threads 2`.")
+                    "Without dbt arguments it rebuilds only what depends on the sources loaded since the last "
+                    "build (everything after a change to the dbt project, or with --full; nothing when nothing "
+                    "changed). Any dbt build argument passes through and chooses instead, e.g. "
+                    "`dwh build --select marts.agreement+` or `dwh build --full-refresh --threads 2`.")
     build.add_argument("--verbose", action="store_true",
                        help="show dbt's own output instead of a progress bar and a summary (its log is in target/dbt.log)")
+    build.add_argument("--full", action="store_true",
+                       help="rebuild everything, not only what depends on the sources loaded since the last build")
     build.add_argument("dbt_args", nargs="*", metavar="DBT_ARG", help="passed to `dbt build` as given, in order")
     build.set_defaults(handler=cmd_build)
 
@@ -152,7 +159,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
     db_path = warehouse_path()
     check_memory_limit()
-    build_and_publish(db_path, dbt_args=args.dbt_args, verbose=args.verbose)
+    build_and_publish(db_path, dbt_args=args.dbt_args, verbose=args.verbose, full=args.full)
     return 0
 
 

@@ -11,9 +11,11 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 REAL_DUO = PROJECT_ROOT.parent / "shared" / "data" / "duo"
 
 
-def run_dwh(args: list[str], db_path: Path, check: bool = False) -> subprocess.CompletedProcess:
+def run_dwh(
+    args: list[str], db_path: Path, check: bool = False, env_overrides: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
     """Run the `dwh` command line in a subprocess against `db_path`, capturing its output."""
-    env = {**os.environ, "DWH_DB_PATH": str(db_path)}
+    env = {**os.environ, "DWH_DB_PATH": str(db_path), **(env_overrides or {})}
     env.pop("DWH_DEBUG", None)
     completed = subprocess.run(
         [sys.executable, "-m", "ingest.cli", *args], cwd=PROJECT_ROOT, env=env, capture_output=True, text=True

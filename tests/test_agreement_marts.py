@@ -133,6 +133,26 @@ class CompiledAgreementModels:
                     done.add(node_id)
         return ordered
 
+    @staticmethod
+    def _code_dices_answers(con: duckdb.DuckDBPyConnection) -> None:
+        """The DICES answers given as text (`dices_answers`), stored as the build stores them: integer codes
+        into the records, the question columns and the answer texts."""
+        # one CSV row of DICES answers every question of its release: the rows are the answers' row ids
+        con.execute("create table intermediate.int_dices__rows as select *, row_number() over (order by dataset_config, source_row_id) as row_ref"
+                    " from (select distinct dataset_config, source_row_id, item_id, rater_id from dices_answers)")
+        con.execute("create table intermediate.int_dices__questions as select *,"
+                    " row_number() over (order by dataset_config, question) as question_ref"
+                    " from (select distinct dataset_config, question from dices_answers)")
+        con.execute("create table intermediate.int_dices__answer_texts as select *,"
+                    " row_number() over (order by answer) as answer_ref"
+                    " from (select distinct answer from dices_answers where answer is not null)")
+        con.execute("""create table intermediate.int_dices__answers as
+            select answer_rows.row_ref, questions.question_ref, answer_texts.answer_ref
+            from dices_answers as answers
+            join intermediate.int_dices__rows as answer_rows using (dataset_config, source_row_id)
+            join intermediate.int_dices__questions as questions using (dataset_config, question)
+            left join intermediate.int_dices__answer_texts as answer_texts using (answer)""")
+
     def run(self, inputs: dict[str, pd.DataFrame]) -> duckdb.DuckDBPyConnection:
         con = duckdb.connect()
         con.execute(f"attach ':memory:' as {self.CATALOG}; use {self.CATALOG}")
@@ -144,14 +164,12 @@ class CompiledAgreementModels:
             con.unregister("input_frame")
         # the generated CSVs have only the question columns their answers use: so has their seed
         con.execute("create table reference.dices_questions as select * from read_csv(?, all_varchar = true) "
-                    "where question in (select question from intermediate.int_dices__answers)",
+                    "where question in (select question from dices_answers)",
                     [str(PROJECT_ROOT / "seeds" / "dices_questions.csv")])
         con.execute("create table reference.dices_vocabularies as select * from read_csv(?, all_varchar = true, "
                     "types = {'position': 'INTEGER'})",
                     [str(PROJECT_ROOT / "seeds" / "dices_vocabularies.csv")])
-        # one CSV row of DICES answers every question of its release: the rows are the answers' row ids
-        con.execute("create table intermediate.int_dices__rows as select distinct dataset_config, source_row_id,"
-                    " item_id, rater_id from intermediate.int_dices__answers")
+        self._code_dices_answers(con)
         for schema, name, sql in self.models:
             con.execute(f"create table {schema}.{name} as {sql}")
         return con
@@ -258,7 +276,7 @@ def test_generated_rating_sets_match_the_reference(compiled_models: CompiledAgre
     inputs = frames(rating_set)
     con = compiled_models.run({
         "marts.ratings": inputs["ratings"], "marts.raters": inputs["raters"], "marts.dialogues": inputs["dialogues"],
-        "intermediate.int_dices__answers": inputs["answers"],
+        "dices_answers": inputs["answers"],
     })
     assert_marts_match_reference(con)
 
@@ -283,7 +301,7 @@ def test_the_comparison_sees_a_wrong_figure(compiled_models: CompiledAgreementMo
     inputs = frames(rating_set)
     con = compiled_models.run({
         "marts.ratings": inputs["ratings"], "marts.raters": inputs["raters"], "marts.dialogues": inputs["dialogues"],
-        "intermediate.int_dices__answers": inputs["answers"],
+        "dices_answers": inputs["answers"],
     })
     expected = expected_marts(*warehouse_inputs(con))
     agreement = mart_frame(con, "agreement")

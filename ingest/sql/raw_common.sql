@@ -32,3 +32,14 @@ create table if not exists raw.ingest_rejects (
     reason varchar not null,
     raw_text varchar
 );
+
+-- One row per `dwh build` that chose its own selection and passed: which load of each source it
+-- was built from and a fingerprint of the dbt project, so that the next `dwh build` rebuilds only
+-- what depends on a source loaded since (or everything, when the project changed).
+create table if not exists raw.warehouse_builds (
+    built_at timestamp not null,
+    project_fingerprint varchar not null,
+    source_loads map(varchar, varchar) not null,
+    rebuilt_sources varchar[] not null,
+    dwh_version varchar not null
+);

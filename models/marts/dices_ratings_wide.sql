@@ -1,6 +1,7 @@
 -- The DICES ratings in the CSV's shape, for BI users: one row per (release, CSV id) with the rater,
 -- the item, the demographics and every question column of both releases under its header name
--- (a column of the other release is null). A view over `int_dices__rows`: nothing is copied.
+-- (a column of the other release is null). A view over `int_dices__rows` and, for the text and
+-- the answers, the two staging models: nothing is copied.
 {{ config(materialized='view') }}
 
 -- The question columns keep the header's mixed-case names, so they must stay quoted.
@@ -10,6 +11,51 @@ with
 answer_rows as (
 
     select * from {{ ref('int_dices__rows') }}
+
+),
+
+texts_350 as (
+
+    select
+        '350' as dataset_config,
+        row_number,
+        context,
+        response,
+        columns('^Q')
+    from {{ ref('stg_dices__ratings_350') }}
+
+),
+
+texts_990 as (
+
+    select
+        '990' as dataset_config,
+        row_number,
+        context,
+        response,
+        columns('^Q')
+    from {{ ref('stg_dices__ratings_990') }}
+
+),
+
+record_texts as (
+
+    select * from texts_350
+    union all by name
+    select * from texts_990
+
+),
+
+joined as (
+
+    select
+        answer_rows.*,
+        record_texts.* exclude (dataset_config, row_number)
+    from answer_rows
+    inner join record_texts
+        on
+            answer_rows.dataset_config = record_texts.dataset_config
+            and answer_rows.row_number = record_texts.row_number
 
 ),
 
@@ -86,7 +132,7 @@ final as (
         cast("Q4_misinformation_other" as varchar) as "Q4_misinformation_other",
         cast("Q3_unfair_bias_overall" as varchar) as "Q3_unfair_bias_overall",
         cast("Q4_misinformation_overall" as varchar) as "Q4_misinformation_overall"
-    from answer_rows
+    from joined
 
 )
 

@@ -2,9 +2,10 @@
 -- value's code within the question (null when the judgement is missing: a null answer, or
 -- ReDial's "did not say") and how many judgements the rater gave on that unit. Repeats by one
 -- rater stay separate rows; knowing them here spares every agreement model a group-by of all
--- (unit, rater) pairs. DICES answers are read with their ids, as `ratings` shows them but before
--- their text keys are built: building ~3 million keys (scale 1) costs more than the agreement maths. The
--- test `agreement_values_reconcile_with_ratings` proves that nothing is lost on the way.
+-- (unit, rater) pairs. DICES answers are read as the integer codes `int_dices__answers` stores:
+-- each code is translated through a small map (per record, per question, per answer text), so
+-- no text is built or compared for the ~3 million answers (scale 1). The test
+-- `agreement_values_reconcile_with_ratings` proves that nothing is lost on the way.
 with
 
 rated_judgements as (
@@ -22,6 +23,18 @@ dices_answers as (
 dices_rows as (
 
     select * from {{ ref('int_dices__rows') }}
+
+),
+
+dices_questions as (
+
+    select * from {{ ref('int_dices__questions') }}
+
+),
+
+dices_answer_texts as (
+
+    select * from {{ ref('int_dices__answer_texts') }}
 
 ),
 
@@ -49,7 +62,6 @@ questions as (
 
 ),
 
-
 -- every CSV row answers every question of its release (nulls included), so a rater's judgements
 -- of an (item, question) are their rows of the item
 dices_repeated_rows as (
@@ -65,37 +77,108 @@ dices_repeated_rows as (
 
 ),
 
-dices_values as (
+dices_distinct_items as (
+
+    select distinct
+        dataset_config,
+        item_id
+    from dices_rows
+
+),
+
+dices_items as (
 
     select
-        units.unit_id,
-        units.question_id,
+        dataset_config,
+        item_id,
+        cast(row_number() over (order by dataset_config, item_id) as integer) as item_number
+    from dices_distinct_items
+
+),
+
+-- per CSV record: its item's number, its rater's number and how often the rater rated the item
+dices_record_map as (
+
+    select
+        dices_rows.row_ref,
+        dices_items.item_number,
         raters.rater_number,
-        value_labels.value_code,
         cast(coalesce(dices_repeated_rows.n_rows, 1) as integer) as n_rater_judgements
-    from dices_answers
-    inner join questions
+    from dices_rows
+    inner join dices_items
         on
-            questions.source = 'dices'
-            and dices_answers.dataset_config = questions.scope
-            and dices_answers.question = questions.question
-    inner join units
-        on
-            questions.question_id = units.question_id
-            and dices_answers.item_id = units.dices_item_id
+            dices_rows.dataset_config = dices_items.dataset_config
+            and dices_rows.item_id = dices_items.item_id
     inner join raters
         on
             raters.source = 'dices'
-            and dices_answers.rater_id = raters.source_rater_id
-    left join value_labels
-        on
-            questions.question_id = value_labels.question_id
-            and dices_answers.answer = value_labels.value_text
+            and dices_rows.rater_id = raters.source_rater_id
     left join dices_repeated_rows
         on
-            dices_answers.dataset_config = dices_repeated_rows.dataset_config
-            and dices_answers.item_id = dices_repeated_rows.item_id
-            and dices_answers.rater_id = dices_repeated_rows.rater_id
+            dices_rows.dataset_config = dices_repeated_rows.dataset_config
+            and dices_rows.item_id = dices_repeated_rows.item_id
+            and dices_rows.rater_id = dices_repeated_rows.rater_id
+
+),
+
+-- per (question column, item): the unit
+dices_unit_map as (
+
+    select
+        dices_questions.question_ref,
+        dices_items.item_number,
+        units.unit_id,
+        units.question_id
+    from dices_questions
+    inner join questions
+        on
+            questions.source = 'dices'
+            and dices_questions.dataset_config = questions.scope
+            and dices_questions.question = questions.question
+    inner join units on questions.question_id = units.question_id
+    inner join dices_items
+        on
+            dices_questions.dataset_config = dices_items.dataset_config
+            and units.dices_item_id = dices_items.item_id
+
+),
+
+-- per (question column, answer text): the value's code
+dices_value_map as (
+
+    select
+        dices_questions.question_ref,
+        dices_answer_texts.answer_ref,
+        value_labels.value_code
+    from dices_questions
+    inner join questions
+        on
+            questions.source = 'dices'
+            and dices_questions.dataset_config = questions.scope
+            and dices_questions.question = questions.question
+    inner join value_labels on questions.question_id = value_labels.question_id
+    inner join dices_answer_texts on value_labels.value_text = dices_answer_texts.answer
+
+),
+
+dices_values as (
+
+    select
+        dices_unit_map.unit_id,
+        dices_unit_map.question_id,
+        dices_record_map.rater_number,
+        dices_value_map.value_code,
+        dices_record_map.n_rater_judgements
+    from dices_answers
+    inner join dices_record_map on dices_answers.row_ref = dices_record_map.row_ref
+    inner join dices_unit_map
+        on
+            dices_answers.question_ref = dices_unit_map.question_ref
+            and dices_record_map.item_number = dices_unit_map.item_number
+    left join dices_value_map
+        on
+            dices_answers.question_ref = dices_value_map.question_ref
+            and dices_answers.answer_ref = dices_value_map.answer_ref
 
 ),
 

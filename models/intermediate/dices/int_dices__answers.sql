@@ -1,18 +1,16 @@
--- One row per (CSV row, question column): one UNPIVOT per release of its own question columns
--- (nulls included, so a missing answer stays visible), joined to the question seed.
--- ~3 million rows at scale 1: kept narrow (ids, not keys) because writing it is the cost.
+-- One row per (CSV record, question column): one UNPIVOT per release of its own question columns
+-- (nulls included, so a missing answer stays visible), stored as three integers: the record
+-- (`row_ref`, see int_dices__rows), the question (`question_ref`, int_dices__questions) and the
+-- answer text (`answer_ref`, int_dices__answer_texts; null where the CSV field is null).
+-- ~31 million rows at scale 10: writing them as integers instead of repeated text is most of
+-- what makes the build fast; `int_dices__ratings` joins the text back for the `ratings` mart.
 with
 
 ratings_350 as (
 
     select
         '350' as dataset_config,
-        source_row_id,
-        item_id,
-        rater_id,
-        phase,
-        answer_time_ms,
-        answer_timestamp,
+        row_number,
         columns('^Q')
     from {{ ref('stg_dices__ratings_350') }}
 
@@ -22,12 +20,7 @@ ratings_990 as (
 
     select
         '990' as dataset_config,
-        source_row_id,
-        item_id,
-        rater_id,
-        phase,
-        cast(null as bigint) as answer_time_ms,
-        cast(null as timestamp) as answer_timestamp,
+        row_number,
         columns('^Q')
     from {{ ref('stg_dices__ratings_990') }}
 
@@ -35,7 +28,13 @@ ratings_990 as (
 
 questions as (
 
-    select * from {{ ref('dices_questions') }}
+    select * from {{ ref('int_dices__questions') }}
+
+),
+
+answer_texts as (
+
+    select * from {{ ref('int_dices__answer_texts') }}
 
 ),
 
@@ -55,23 +54,15 @@ unpivoted as (
 final as (
 
     select
-        unpivoted.dataset_config,
-        unpivoted.source_row_id,
-        unpivoted.item_id,
-        unpivoted.rater_id,
-        unpivoted.phase,
-        unpivoted.answer_time_ms,
-        unpivoted.answer_timestamp,
-        unpivoted.question,
-        unpivoted.answer,
-        questions.question_category,
-        questions.is_aggregate as is_aggregate_question,
-        questions.answer_vocabulary
+        {{ dices_row_ref('unpivoted.dataset_config', 'unpivoted.row_number') }} as row_ref,
+        questions.question_ref,
+        answer_texts.answer_ref
     from unpivoted
-    left join questions
+    inner join questions
         on
             unpivoted.dataset_config = questions.dataset_config
             and unpivoted.question = questions.question
+    left join answer_texts on unpivoted.answer = answer_texts.answer
 
 )
 

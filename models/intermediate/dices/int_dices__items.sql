@@ -1,11 +1,50 @@
 -- One row per DICES item (config + item_id): the conversation and the expert annotations that
 -- every CSV row of the item repeats, taken from its first row, with counts of the versions the
--- rows hold (a consistency test lists items whose rows disagree) and of its raters.
+-- rows hold (a consistency test lists items whose rows disagree) and of its raters. Reads the
+-- conversation text from staging: `int_dices__rows` is kept narrow without it.
 with
+
+ratings_350 as (
+
+    select
+        '350' as dataset_config,
+        item_id,
+        rater_id,
+        row_number,
+        file_path,
+        context,
+        response,
+        degree_of_harm,
+        harm_type_raw,
+        safety_gold,
+        safety_gold_reason_raw
+    from {{ ref('stg_dices__ratings_350') }}
+
+),
+
+ratings_990 as (
+
+    select
+        '990' as dataset_config,
+        item_id,
+        rater_id,
+        row_number,
+        file_path,
+        context,
+        response,
+        degree_of_harm,
+        harm_type_raw,
+        cast(null as varchar) as safety_gold,
+        cast(null as varchar) as safety_gold_reason_raw
+    from {{ ref('stg_dices__ratings_990') }}
+
+),
 
 answer_rows as (
 
-    select * from {{ ref('int_dices__rows') }}
+    select * from ratings_350
+    union all
+    select * from ratings_990
 
 ),
 
@@ -14,7 +53,6 @@ grouped as (
     select
         dataset_config,
         item_id,
-        min(dialogue_key) as dialogue_key,
         -- the first row's version, nulls included (a struct is never null)
         arg_min(
             {
@@ -63,7 +101,7 @@ first_versions as (
 final as (
 
     select
-        dialogue_key,
+        {{ dices_dialogue_key('dataset_config', 'item_id') }} as dialogue_key,
         dataset_config,
         item_id,
         file_path as source_file,

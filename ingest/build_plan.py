@@ -1,0 +1,99 @@
+"""What `dwh build` must rebuild: everything, or only what depends on the sources loaded since.
+
+A passing build that chose its own selection records, in `raw.warehouse_builds`, the load each
+source was built from and a fingerprint of the dbt project. The next `dwh build` compares: a
+source whose latest finished load is another one has changed, and only the models and tests
+downstream of the changed sources (and of the load bookkeeping every load changes) are rebuilt,
+with dbt's own selection (`--select source:redial+ source:ingest+`). Everything else in the
+warehouse was built from the same raw data and the same project, so it is already what a full
+build would make. A changed project, no earlier build, or `--full` rebuilds everything."""
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+
+from ingest import __version__
+from ingest.settings import PROJECT_ROOT
+
+# what dbt reads to build the warehouse: a change to any of it can change any model
+PROJECT_PARTS = ("dbt_project.yml", "profiles.yml", "models", "macros", "seeds", "tests_dbt")
+# the bookkeeping tables (dbt source `ingest`) change with every load, whatever it loaded
+BOOKKEEPING_SOURCE = "ingest"
+
+
+@dataclass(frozen=True)
+class BuildPlan:
+    """The selection a default `dwh build` runs, and what it records once it passed."""
+
+    source_loads: dict[str, str]  # source -> latest finished load that landed it
+    fingerprint: str
+    changed_sources: list[str] | None  # None: rebuild everything
+
+    @property
+    def is_full(self) -> bool:
+        return self.changed_sources is None
+
+    @property
+    def has_nothing_to_do(self) -> bool:
+        return self.changed_sources == []
+
+    def dbt_selection(self) -> list[str]:
+        """`dbt build` arguments for this plan (none for a full build)."""
+        if not self.changed_sources:
+            return []
+        return ["--select", *(f"source:{source}+" for source in [*self.changed_sources, BOOKKEEPING_SOURCE])]
+
+    def describe(self) -> str:
+        if self.is_full:
+            return "full build"
+        if self.has_nothing_to_do:
+            return "nothing was loaded and the project is unchanged since the last build"
+        return f"incremental build: only what depends on {', '.join(self.changed_sources)} (loaded since the last build)"
+
+
+def project_fingerprint(root: Path = PROJECT_ROOT) -> str:
+    """A hash of every file dbt reads to build the warehouse, and of dwh's version."""
+    digest = hashlib.sha256(__version__.encode())
+    for part in PROJECT_PARTS:
+        path = root / part
+        files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+        for file in files:
+            if file.exists():
+                digest.update(str(file.relative_to(root)).encode() + b"\0" + file.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+LATEST_LOADS_SQL = """
+    select source, arg_max(load_id, finished_at)
+    from (select load_id, finished_at, unnest(sources) as source from raw.ingest_loads where finished_at is not null)
+    group by source"""
+
+LAST_BUILD_SQL = """
+    select project_fingerprint, source_loads from raw.warehouse_builds order by built_at desc limit 1"""
+
+
+def plan_build(con: duckdb.DuckDBPyConnection, full: bool = False) -> BuildPlan:
+    """Compare the warehouse's loads and the project with what its last recorded build used."""
+    source_loads = dict(con.execute(LATEST_LOADS_SQL).fetchall())
+    fingerprint = project_fingerprint()
+    recorded = con.execute("select 1 from duckdb_tables() where schema_name = 'raw' "
+                           "and table_name = 'warehouse_builds'").fetchone()
+    # a warehouse from before builds were recorded has no such table: built in full
+    last = con.execute(LAST_BUILD_SQL).fetchone() if recorded else None
+    if full or last is None or last[0] != fingerprint:
+        return BuildPlan(source_loads, fingerprint, None)
+    built_from = dict(last[1])
+    changed = sorted(source for source in source_loads.keys() | built_from.keys()
+                     if source_loads.get(source) != built_from.get(source))
+    return BuildPlan(source_loads, fingerprint, changed)
+
+
+def record_build(con: duckdb.DuckDBPyConnection, plan: BuildPlan) -> None:
+    """Remember what the warehouse is now built from (in the staged copy, before it is published)."""
+    rebuilt = sorted(plan.source_loads) if plan.is_full else plan.changed_sources
+    con.execute(
+        "insert into raw.warehouse_builds values (current_timestamp, ?, map(?, ?), ?, ?)",
+        [plan.fingerprint, list(plan.source_loads), list(plan.source_loads.values()), rebuilt, __version__],
+    )
