@@ -70,11 +70,11 @@ def build_order(manifest_path: Path, only_agreement: bool) -> tuple[list[Node], 
 
 def copy_seeds(con: duckdb.DuckDBPyConnection, built: Path, seeds: list[tuple[str, str]]) -> None:
     """The seeds' tables as the finished build left them (untimed)."""
-    con.execute(f"attach '{built}' as built (read_only)")
+    con.execute(f"attach '{built}' as finished_build (read_only)")
     for schema, name in seeds:
         con.execute(f'create schema if not exists "{schema}"')
-        con.execute(f'create or replace table "{schema}"."{name}" as select * from built."{schema}"."{name}"')
-    con.execute("detach built")
+        con.execute(f'create or replace table "{schema}"."{name}" as select * from finished_build."{schema}"."{name}"')
+    con.execute("detach finished_build")
 
 
 def run_node(con: duckdb.DuckDBPyConnection, node: Node) -> None:
@@ -96,7 +96,7 @@ def time_nodes(database: Path, built: Path, nodes: list[Node], seeds: list[tuple
     """Wall seconds of every node, run one after the other on a scratch copy of `database`."""
     seconds = {}
     with tempfile.TemporaryDirectory(dir=database.parent) as scratch:
-        copy = Path(scratch) / built.name  # the compiled SQL names its catalog after the built file
+        copy = Path(scratch) / "warehouse.duckdb"  # the compiled SQL names schema and relation, no catalog
         shutil.copyfile(database, copy)
         con = duckdb.connect(str(copy))
         copy_seeds(con, built, seeds)

@@ -41,6 +41,10 @@ START_MARKER = "<!-- bench:start -->"
 END_MARKER = "<!-- bench:end -->"
 SAMPLE_MARKER = ".bench-sample.json"
 DB_NAME = "bench.duckdb"
+# the last (b) run's warehouse, kept for (b″), (e) and the analyst queries
+BUILT_DB_NAME = "built.duckdb"
+# paths that start from the warehouse (b) built: they run after it at each scale
+NEEDS_A_BUILD = ("build_incremental", "build_floor")
 REDIAL_ZIP = Path("redial") / "redial_dataset.zip"
 LOG_TAIL_LINES = 15
 # the agreement models, their reference seed and (through them) their tests: (b) − (b′) is what they add
@@ -126,6 +130,12 @@ def all_paths() -> list[BenchPath]:
         BenchPath("build", "(b) dwh build", lambda sample, db: [*dwh_command(), "build"]),
         BenchPath("build_without_agreement", "(b′) dwh build without the agreement marts",
                   lambda sample, db: [*dwh_command(), "build", "--exclude", *AGREEMENT_SELECTION]),
+        BenchPath("build_incremental", "(b″) dwh build after a ReDial reload (incremental)",
+                  lambda sample, db: [*dwh_command(), "build"]),
+        BenchPath("build_floor", "(e) build floor: the build's compiled SQL run directly in DuckDB",
+                  lambda sample, db: [sys.executable, str(BENCH_DIR / "build_floor.py"), str(db),
+                                      "--built", str(db.parent / BUILT_DB_NAME),
+                                      "--manifest", str(db.parent / "dbt-target" / "manifest.json"), "--top", "0"]),
         BenchPath("pandas", "(c) pandas + DuckDB", lambda sample, db: script_command("pandas_path.py", sample, db)),
         BenchPath("floor", "(d) DuckDB floor", lambda sample, db: script_command("duckdb_floor.py", sample, db)),
     ]
@@ -223,15 +233,22 @@ def show_failure(log_path: Path) -> None:
     log(f"last lines of {log_path}:\n    " + "\n    ".join(lines))
 
 
+_INGESTED: set[Path] = set()
+
+
 def prepare_build(sample_dir: Path, work_dir: Path) -> tuple[Path | None, str]:
-    """One untimed `dwh ingest` into a seed database for path (b); (its path, error or '')."""
+    """One untimed `dwh ingest` into a seed database for the build paths (once per scale and
+    invocation); (its path, error or '')."""
     seed_db = work_dir / "ingested.duckdb"
+    if seed_db in _INGESTED:
+        return seed_db, ""
     remove_database(seed_db)
     log_path = work_dir / "logs" / "build-setup-ingest.log"
     run = measured_run([*dwh_command(), *ingest_args(sample_dir)], bench_env(work_dir, seed_db), log_path)
     if not run.ok:
         show_failure(log_path)
         return None, f"setup `dwh ingest` exit {run.returncode}"
+    _INGESTED.add(seed_db)
     return seed_db, ""
 
 
@@ -239,16 +256,25 @@ def bench_path(path: BenchPath, scale: int, sample_dir: Path, work_dir: Path, ru
     """Every timed run of one path at one scale, each on a fresh database file."""
     result = PathResult(scale, path.key, path.label)
     seed_db = None
-    if path.key.startswith("build"):
+    if path.key in ("build", "build_without_agreement", "build_floor"):
         log(f"scale {scale}: {path.label}: untimed `dwh ingest` to build on")
         seed_db, result.setup_error = prepare_build(sample_dir, work_dir)
         if seed_db is None:
             return result
     database = work_dir / DB_NAME
+    built = work_dir / BUILT_DB_NAME
+    if path.key in NEEDS_A_BUILD and not built.exists():
+        result.setup_error = "no warehouse from path (b) build to start from (run it in the same invocation)"
+        return result
     for index in range(1, runs + 1):
         remove_database(database)
-        if seed_db is not None:
-            if index == 1:
+        if path.key == "build_incremental":
+            shutil.copyfile(built, database)
+            if not reload_redial(sample_dir, work_dir, database, index):
+                result.setup_error = "setup `dwh ingest --redial` failed"
+                return result
+        elif seed_db is not None:
+            if index == 1 and path.key == "build":
                 shutil.rmtree(work_dir / "dbt-target", ignore_errors=True)
             shutil.copyfile(seed_db, database)
         log_path = work_dir / "logs" / f"{path.key}-run{index}.log"
@@ -259,15 +285,60 @@ def bench_path(path: BenchPath, scale: int, sample_dir: Path, work_dir: Path, ru
         log(f"scale {scale}: {path.label} run {index}/{runs}: {measured}, {outcome}")
         if not run.ok:
             show_failure(log_path)
+        if path.key == "build" and run.ok:
+            remove_database(built)
+            shutil.copyfile(database, built)
     remove_database(database)
     return result
+
+
+def reload_redial(sample_dir: Path, work_dir: Path, database: Path, index: int) -> bool:
+    """An untimed `dwh ingest --redial` of the same release into a built warehouse: a new load of one
+    source, which the next `dwh build` rebuilds incrementally (the same work as for a changed release)."""
+    log_path = work_dir / "logs" / f"build_incremental-setup{index}.log"
+    command = [*dwh_command(), "ingest", "--redial", str(sample_dir / REDIAL_ZIP)]
+    run = measured_run(command, bench_env(work_dir, database), log_path)
+    if not run.ok:
+        show_failure(log_path)
+    return run.ok
 
 
 def bench_scale(scale: int, sample_dir: Path, data_dir: Path, paths: list[BenchPath], runs: int) -> list[PathResult]:
     """Every path at one scale."""
     work_dir = data_dir / "work" / f"scale-{scale}"
     (work_dir / "logs").mkdir(parents=True, exist_ok=True)
+    remove_database(work_dir / BUILT_DB_NAME)  # (b″) and (e) start from this invocation's build only
     return [bench_path(path, scale, sample_dir, work_dir, runs) for path in paths]
+
+
+def time_analyst_queries(scale: int, data_dir: Path, runs: int) -> dict[str, dict]:
+    """benchmarks/analyst_queries.py on the warehouse path (b) built at `scale`; {} without one."""
+    built = data_dir / "work" / f"scale-{scale}" / BUILT_DB_NAME
+    if not built.exists():
+        return {}
+    result_path = built.with_name("analyst_queries.json")
+    command = [sys.executable, str(BENCH_DIR / "analyst_queries.py"), str(built), "--runs", str(runs),
+               "--json", str(result_path)]
+    if subprocess.run(command, cwd=PROJECT_ROOT, check=False, stdout=subprocess.DEVNULL).returncode != 0:
+        log(f"scale {scale}: the analyst queries failed")
+        return {}
+    return json.loads(result_path.read_text(encoding="utf-8"))
+
+
+def analyst_table(timings: dict[int, dict[str, dict]]) -> list[str]:
+    """The analyst queries' medians per scale (target: each ≤ 1 s at scale 10)."""
+    scales = sorted(timings)
+    names = list(dict.fromkeys(name for scale in scales for name in timings[scale]))
+    lines = [
+        "Analyst queries on the warehouse (b) built (`benchmarks/analyst_queries.py`, median s; target ≤ 1 s):",
+        "",
+        "| query | " + " | ".join(f"scale {scale}" for scale in scales) + " |",
+        "|---|" + "---:|" * len(scales),
+    ]
+    for name in names:
+        cells = [f"{timings[scale][name]['median_s']:.3f}" if name in timings[scale] else "—" for scale in scales]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return lines
 
 
 # --- the report ------------------------------------------------------------------------------
@@ -386,6 +457,27 @@ def agreement_share_table(results: list[PathResult], scales: list[int]) -> list[
     return lines
 
 
+def build_targets_table(results: list[PathResult], scales: list[int]) -> list[str]:
+    """Issue 15's build targets per scale: ingest + build, the build against its floor, the
+    incremental build against the full one, and the build's peak memory."""
+    lines = [
+        "The build's targets (issue 15; medians): ingest + build ≤ 60 s at scale 10 and ≤ 12 s at scale 1, "
+        "build ≤ 1.2× its floor (e), build peak < 2 GiB at scale 10:",
+        "",
+        "| scale | ingest + build s | build / floor (e) | incremental (b″) / build | build max RSS MiB |",
+        "|---:|---:|---:|---:|---:|",
+    ]
+    for scale in scales:
+        ingest, build = median_of(results, scale, "ingest"), median_of(results, scale, "build")
+        total = None if ingest is None or build is None else ingest + build
+        rss = max((run.max_rss_kib for result in results if result.scale == scale and result.key == "build"
+                   for run in result.ok_runs), default=None)
+        cells = [fmt_seconds(total), ratio(build, median_of(results, scale, "build_floor")),
+                 ratio(median_of(results, scale, "build_incremental"), build), "—" if rss is None else f"{mib(rss):.0f}"]
+        lines.append(f"| {scale} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def ratio_tables(results: list[PathResult], scales: list[int]) -> list[str]:
     """Ingest vs pandas and vs the floor per scale, and each path's time growth across scales."""
     lines = []
@@ -408,7 +500,9 @@ def ratio_tables(results: list[PathResult], scales: list[int]) -> list[str]:
     return lines
 
 
-def render_section(results: list[PathResult], scales: list[int], context: dict[str, str]) -> str:
+def render_section(
+    results: list[PathResult], scales: list[int], context: dict[str, str], analyst: dict[int, dict] | None = None
+) -> str:
     """The generated part of BENCHMARKS.md, markers included."""
     keys = {result.key for result in results}
     lines = [
@@ -432,6 +526,8 @@ def render_section(results: list[PathResult], scales: list[int], context: dict[s
         "",
         *ratio_tables(results, scales),
         *(["", *agreement_share_table(results, scales)] if {"build", "build_without_agreement"} <= keys else []),
+        *(["", *build_targets_table(results, scales)] if "build" in keys else []),
+        *(["", *analyst_table(analyst)] if analyst else []),
         END_MARKER,
     ]
     return "\n".join(lines) + "\n"
@@ -486,14 +582,17 @@ def main(argv: list[str] | None = None) -> int:
         **machine_info(),
         "load average at start (1 / 5 / 15 min)": " / ".join(f"{load:.2f}" for load in os.getloadavg()),
     }
-    results, sizes = [], []
+    results, sizes, analyst = [], [], {}
     for scale in args.scales:
         sample_dir = ensure_sample(data_dir, scale, args.seed)
         sizes.append(f"scale {scale}: {tree_bytes(sample_dir) / 1024**2:.0f} MiB")
         results += bench_scale(scale, sample_dir, data_dir, paths, args.runs)
+        timings = time_analyst_queries(scale, data_dir, args.runs)
+        if timings:
+            analyst[scale] = timings
     context["sample size on disk"] = ", ".join(sizes) + f" (seed {args.seed})"
     context["load average at end"] = " / ".join(f"{load:.2f}" for load in os.getloadavg())
-    update_markdown(args.output, render_section(results, args.scales, context))
+    update_markdown(args.output, render_section(results, args.scales, context, analyst))
     log(f"wrote {args.output}")
     print("\n".join(results_table(results)))
     return 0 if all(result.status() == "ok" for result in results) else 1

@@ -212,3 +212,60 @@ def test_failed_run_is_recorded_not_raised(tmp_path: Path) -> None:
     result = bench.bench_path(failing, 1, tmp_path, tmp_path, runs=2)
     assert result.status() == "failed 2/2 (exit 4, 4)"
     assert result.median_seconds() is None
+
+
+def test_build_floor_runs_every_model_and_test_in_dependency_order(tmp_path: Path) -> None:
+    """build_floor.py rebuilds a model's table from its compiled SQL on a copy, upstream first, runs the
+    tests, takes the seeds from the built warehouse and leaves the ingested database as it was."""
+    floor = load_module("build_floor")
+    ingested, built = tmp_path / "ingested.duckdb", tmp_path / "built.duckdb"
+    with duckdb.connect(str(ingested)) as con:
+        con.execute("create schema raw; create table raw.numbers as select range as n from range(10)")
+    with duckdb.connect(str(built)) as con:
+        con.execute("create schema reference; create table reference.labels as select 1 as n, 'one' as label")
+    nodes = {
+        # listed downstream first: the order must come from depends_on
+        "model.p.big_numbers": {"resource_type": "model", "name": "big_numbers", "schema": "marts",
+                                "config": {"materialized": "view"}, "depends_on": {"nodes": ["model.p.numbers"]},
+                                "compiled_code": "select n from intermediate.numbers where n > 5"},
+        "model.p.numbers": {"resource_type": "model", "name": "numbers", "schema": "intermediate",
+                            "config": {"materialized": "table"}, "depends_on": {"nodes": ["seed.p.labels"]},
+                            "compiled_code": "select n, label from raw.numbers left join reference.labels using (n)"},
+        "seed.p.labels": {"resource_type": "seed", "name": "labels", "schema": "reference"},
+        "test.p.no_negative": {"resource_type": "test", "name": "no_negative",
+                               "compiled_code": "select * from marts.big_numbers where n < 0"},
+    }
+    manifest = tmp_path / "manifest.json"
+    manifest.write_text(json.dumps({"nodes": nodes}))
+    ordered, seeds = floor.build_order(manifest, only_agreement=False)
+    assert [node.name for node in ordered] == ["numbers", "big_numbers", "no_negative"]
+    assert seeds == [("reference", "labels")]
+    seconds = floor.time_nodes(ingested, built, ordered, seeds)
+    assert set(seconds) == {"table numbers", "view big_numbers", "test no_negative"}
+    assert floor.main([str(ingested), "--built", str(built), "--manifest", str(manifest),
+                       "--json", str(tmp_path / "floor.json")]) == 0
+    assert set(json.loads((tmp_path / "floor.json").read_text())) == {"models_s", "tests_s", "total_s"}
+    with duckdb.connect(str(ingested), read_only=True) as con:
+        assert con.execute("select count(*) from duckdb_tables() where schema_name <> 'raw'").fetchone()[0] == 0
+
+
+def test_build_floor_refuses_a_manifest_without_compiled_sql(tmp_path: Path) -> None:
+    floor = load_module("build_floor")
+    manifest = tmp_path / "manifest.json"
+    manifest.write_text(json.dumps({"nodes": {"model.p.x": {
+        "resource_type": "model", "name": "x", "schema": "marts", "config": {"materialized": "table"},
+        "depends_on": {"nodes": []}}}}))
+    with pytest.raises(SystemExit, match="no compiled SQL"):
+        floor.build_order(manifest, only_agreement=False)
+
+
+def test_build_targets_table_shows_floor_incremental_and_memory() -> None:
+    bench = load_module("run_benchmarks")
+    results = []
+    for key, seconds, rss in (("ingest", 2.0, 100), ("build", 9.0, 2048 * 1024), ("build_floor", 7.5, 300),
+                              ("build_incremental", 4.5, 400)):
+        result = bench.PathResult(1, key, key)
+        result.runs.append(bench.Run(0, seconds, rss))
+        results.append(result)
+    table = bench.build_targets_table(results, [1])
+    assert table[-1] == "| 1 | 11.00 | 1.20x | 0.50x | 2048 |"

@@ -50,7 +50,7 @@ joined as (
 
     select
         answer_rows.*,
-        record_texts.* exclude (dataset_config, row_number)
+        record_texts.* exclude (dataset_config, row_number)  -- noqa: RF02
     from answer_rows
     inner join record_texts
         on

@@ -33,7 +33,9 @@ answer_texts as (
 final as (
 
     select
-        {{ dices_rating_id('answer_rows.dataset_config', 'answer_rows.source_row_id', 'questions.question') }} as rating_id,
+        {{ dices_rating_id(
+            'answer_rows.dataset_config', 'answer_rows.source_row_id', 'questions.question'
+        ) }} as rating_id,
         answer_rows.dialogue_key,
         answer_rows.rater_key,
         'safety' as rating_kind,

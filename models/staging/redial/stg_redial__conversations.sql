@@ -1,3 +1,7 @@
+-- A table, unlike the other staging models: each line's JSON is parsed once here, instead of once
+-- per model and test that reads a conversation (a dozen of them, ~340 MB of JSON at scale 10).
+{{ config(materialized='table') }}
+
 with
 
 source as (
