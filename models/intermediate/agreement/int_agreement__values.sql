@@ -121,24 +121,35 @@ dices_record_map as (
 
 ),
 
--- per (question column, item): the unit
-dices_unit_map as (
+-- per question column: its question in the agreement models
+dices_question_ids as (
 
     select
         dices_questions.question_ref,
-        dices_items.item_number,
-        units.unit_id,
-        units.question_id
+        dices_questions.dataset_config,
+        questions.question_id
     from dices_questions
     inner join questions
         on
             questions.source = 'dices'
             and dices_questions.dataset_config = questions.scope
             and dices_questions.question = questions.question
-    inner join units on questions.question_id = units.question_id
+
+),
+
+-- per (question column, item): the unit
+dices_unit_map as (
+
+    select
+        dices_question_ids.question_ref,
+        dices_items.item_number,
+        units.unit_id,
+        units.question_id
+    from dices_question_ids
+    inner join units on dices_question_ids.question_id = units.question_id
     inner join dices_items
         on
-            dices_questions.dataset_config = dices_items.dataset_config
+            dices_question_ids.dataset_config = dices_items.dataset_config
             and units.dices_item_id = dices_items.item_id
 
 ),
@@ -147,16 +158,11 @@ dices_unit_map as (
 dices_value_map as (
 
     select
-        dices_questions.question_ref,
+        dices_question_ids.question_ref,
         dices_answer_texts.answer_ref,
         value_labels.value_code
-    from dices_questions
-    inner join questions
-        on
-            questions.source = 'dices'
-            and dices_questions.dataset_config = questions.scope
-            and dices_questions.question = questions.question
-    inner join value_labels on questions.question_id = value_labels.question_id
+    from dices_question_ids
+    inner join value_labels on dices_question_ids.question_id = value_labels.question_id
     inner join dices_answer_texts on value_labels.value_text = dices_answer_texts.answer
 
 ),
