@@ -1,8 +1,9 @@
 """What `dwh build` must rebuild: everything, or only what depends on the sources loaded since.
 
 A passing build that chose its own selection records, in `raw.warehouse_builds`, the load each
-source was built from and a fingerprint of the dbt project. The next `dwh build` compares: a
-source whose latest finished load is another one has changed, and only the models and tests
+source was built from (with its raw tables' row counts, so that rows changed by hand are noticed
+too) and a fingerprint of the dbt project. The next `dwh build` compares: a source whose latest
+finished load is another one, or whose raw tables hold another number of rows, has changed, and only the models and tests
 downstream of the changed sources (and of the load bookkeeping every load changes) are rebuilt,
 with dbt's own selection (`--select source:redial+ source:ingest+`). Everything else in the
 warehouse was built from the same raw data and the same project, so it is already what a full
@@ -27,7 +28,7 @@ BOOKKEEPING_SOURCE = "ingest"
 class BuildPlan:
     """The selection a default `dwh build` runs, and what it records once it passed."""
 
-    source_loads: dict[str, str]  # source -> latest finished load that landed it
+    source_loads: dict[str, str]  # source -> "<latest finished load that landed it> (<raw rows> rows)"
     fingerprint: str
     changed_sources: list[str] | None  # None: rebuild everything
 
@@ -49,8 +50,9 @@ class BuildPlan:
         if self.is_full:
             return "full build"
         if self.has_nothing_to_do:
-            return "nothing was loaded and the project is unchanged since the last build"
-        return f"incremental build: only what depends on {', '.join(self.changed_sources)} (loaded since the last build)"
+            return "nothing was loaded or changed, and the project is unchanged, since the last build"
+        return (f"incremental build: only what depends on {', '.join(self.changed_sources)} "
+                "(loaded or changed since the last build)")
 
 
 def project_fingerprint(root: Path = PROJECT_ROOT) -> str:
@@ -74,9 +76,21 @@ LAST_BUILD_SQL = """
     select project_fingerprint, source_loads from raw.warehouse_builds order by built_at desc limit 1"""
 
 
+def source_states(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
+    """Per loaded source: its latest finished load and the rows of its raw tables (`raw.<source>_*`)."""
+    tables = [name for (name,) in con.execute(
+        "select table_name from duckdb_tables() where schema_name = 'raw' order by table_name").fetchall()]
+    states = {}
+    for source, load_id in con.execute(LATEST_LOADS_SQL).fetchall():
+        rows = sum(con.execute(f'select count(*) from raw."{table}"').fetchone()[0]
+                   for table in tables if table.startswith(source + "_"))
+        states[source] = f"{load_id} ({rows} rows)"
+    return states
+
+
 def plan_build(con: duckdb.DuckDBPyConnection, full: bool = False) -> BuildPlan:
     """Compare the warehouse's loads and the project with what its last recorded build used."""
-    source_loads = dict(con.execute(LATEST_LOADS_SQL).fetchall())
+    source_loads = source_states(con)
     fingerprint = project_fingerprint()
     recorded = con.execute("select 1 from duckdb_tables() where schema_name = 'raw' "
                            "and table_name = 'warehouse_builds'").fetchone()

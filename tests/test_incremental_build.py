@@ -51,7 +51,7 @@ def test_the_build_after_a_redial_load_runs_only_what_depends_on_redial(reloaded
 
 
 def test_nothing_is_rebuilt_when_nothing_was_loaded(reloaded: dict) -> None:
-    assert "nothing was loaded and the project is unchanged since the last build" in reloaded["again"].stdout
+    assert "nothing was loaded or changed, and the project is unchanged, since the last build" in reloaded["again"].stdout
     assert "Done." not in reloaded["again"].stdout
 
 
@@ -86,3 +86,14 @@ def test_the_incremental_warehouse_equals_a_full_build(reloaded: dict) -> None:
             assert all(same_value(a, b) for a, b in zip(built_row, reference_row)), (name, built_row, reference_row)
     redial_dialogues = [row for row in built["dialogues"] if row[1] == "redial"]
     assert redial_dialogues  # the new ReDial release is what the marts now show
+
+
+def test_raw_rows_changed_by_hand_count_as_a_change(reloaded: dict) -> None:
+    """Runs last: it changes the module's warehouse."""
+    with duckdb.connect(str(reloaded["db"])) as con:
+        con.execute("delete from raw.duo_dialogue_files where file_path like 'ed/en/%'")
+    rebuilt = run_dwh(["build"], reloaded["db"], check=True)
+    assert "dwh build: incremental build: only what depends on duo (loaded or changed since the last build)" in rebuilt.stdout
+    with duckdb.connect(str(reloaded["db"]), read_only=True) as con:
+        assert con.execute("select count(*) from marts.dialogues where source = 'duo' and language = 'en' "
+                           "and setting = 'ed'").fetchone()[0] == 0
