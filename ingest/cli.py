@@ -62,6 +62,9 @@ def _is_duckdb_interrupt(exc: BaseException) -> bool:
     return False
 
 
+DWH_BUILD_FLAGS = ("--verbose", "--full")
+
+
 def split_dbt_args(argv: list[str]) -> tuple[list[str], list[str]]:
     """Everything after `dwh build` belongs to `dbt build`, in its order (`--select x+`, `--vars …`),
     except a request for dwh's own help and dwh's own flags (dbt build has neither)."""
@@ -69,9 +72,6 @@ def split_dbt_args(argv: list[str]) -> tuple[list[str], list[str]]:
         own = [arg for arg in DWH_BUILD_FLAGS if arg in argv[1:]]
         return [*argv[:1], *own], [arg for arg in argv[1:] if arg not in DWH_BUILD_FLAGS]
     return argv, []
-
-
-DWH_BUILD_FLAGS = ("--verbose", "--full")
 
 
 def _keep_pandas_out() -> None:

@@ -2,22 +2,20 @@
 -- every CSV row of the item repeats, taken from its first row, with counts of the versions the
 -- rows hold (a consistency test lists items whose rows disagree) and of its raters. Reads the
 -- conversation text from staging: `int_dices__rows` is kept narrow without it.
+{#- what an item's rows repeat, and what counts them; 990 has no safety_gold columns (null there) -#}
+{%- set item_columns = [
+    'item_id', 'rater_id', 'row_number', 'file_path', 'context', 'response',
+    'degree_of_harm', 'harm_type_raw', 'safety_gold', 'safety_gold_reason_raw'
+] %}
+{%- set item_column_names = "'" ~ item_columns | join("', '") ~ "'" %}
+
 with
 
 ratings_350 as (
 
     select
         '350' as dataset_config,
-        item_id,
-        rater_id,
-        row_number,
-        file_path,
-        context,
-        response,
-        degree_of_harm,
-        harm_type_raw,
-        safety_gold,
-        safety_gold_reason_raw
+        columns(column_name -> list_contains([{{ item_column_names }}], column_name))
     from {{ ref('stg_dices__ratings_350') }}
 
 ),
@@ -26,16 +24,7 @@ ratings_990 as (
 
     select
         '990' as dataset_config,
-        item_id,
-        rater_id,
-        row_number,
-        file_path,
-        context,
-        response,
-        degree_of_harm,
-        harm_type_raw,
-        cast(null as varchar) as safety_gold,
-        cast(null as varchar) as safety_gold_reason_raw
+        columns(column_name -> list_contains([{{ item_column_names }}], column_name))
     from {{ ref('stg_dices__ratings_990') }}
 
 ),
@@ -43,7 +32,7 @@ ratings_990 as (
 answer_rows as (
 
     select * from ratings_350
-    union all
+    union all by name
     select * from ratings_990
 
 ),
