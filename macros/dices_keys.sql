@@ -3,6 +3,11 @@
     'dices' || {{ dataset_config }} || ':' || {{ item_id }}
 {%- endmacro %}
 
+{#- One CSV record of a release, as reconciliation names it: `dices350:<id>`. -#}
+{% macro dices_record_key(dataset_config, source_row_id) -%}
+    'dices' || {{ dataset_config }} || ':' || {{ source_row_id }}
+{%- endmacro %}
+
 {% macro dices_rater_key(rater_id) -%}
     'dices:rater:' || {{ rater_id }}
 {%- endmacro %}

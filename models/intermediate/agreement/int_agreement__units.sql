@@ -27,6 +27,7 @@ questions as (
 dices_items as (
 
     select distinct
+        dialogue_key,
         dataset_config,
         item_id
     from dices_rows
@@ -37,7 +38,7 @@ dices_units as (
 
     select
         questions.question_id,
-        {{ dices_dialogue_key('dices_items.dataset_config', 'dices_items.item_id') }} as dialogue_key,
+        dices_items.dialogue_key,
         cast(null as varchar) as movie_id,
         dices_items.item_id as dices_item_id
     from dices_items

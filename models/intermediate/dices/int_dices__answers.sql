@@ -9,8 +9,8 @@ with
 ratings_350 as (
 
     select
-        '350' as dataset_config,
-        row_number,
+        dataset_config,
+        row_ref,
         columns('^Q')
     from {{ ref('stg_dices__ratings_350') }}
 
@@ -19,8 +19,8 @@ ratings_350 as (
 ratings_990 as (
 
     select
-        '990' as dataset_config,
-        row_number,
+        dataset_config,
+        row_ref,
         columns('^Q')
     from {{ ref('stg_dices__ratings_990') }}
 
@@ -54,7 +54,7 @@ unpivoted as (
 final as (
 
     select
-        {{ dices_row_ref('unpivoted.dataset_config', 'unpivoted.row_number') }} as row_ref,
+        unpivoted.row_ref,
         questions.question_ref,
         answer_texts.answer_ref
     from unpivoted

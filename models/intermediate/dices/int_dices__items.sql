@@ -4,7 +4,7 @@
 -- conversation text from staging: `int_dices__rows` is kept narrow without it.
 {#- what an item's rows repeat, and what counts them; 990 has no safety_gold columns (null there) -#}
 {%- set item_columns = [
-    'item_id', 'rater_id', 'row_number', 'file_path', 'context', 'response',
+    'dialogue_key', 'dataset_config', 'item_id', 'rater_id', 'row_number', 'file_path', 'context', 'response',
     'degree_of_harm', 'harm_type_raw', 'safety_gold', 'safety_gold_reason_raw'
 ] %}
 {%- set item_column_names = "'" ~ item_columns | join("', '") ~ "'" %}
@@ -13,18 +13,14 @@ with
 
 ratings_350 as (
 
-    select
-        '350' as dataset_config,
-        columns(column_name -> list_contains([{{ item_column_names }}], column_name))
+    select columns(column_name -> list_contains([{{ item_column_names }}], column_name))
     from {{ ref('stg_dices__ratings_350') }}
 
 ),
 
 ratings_990 as (
 
-    select
-        '990' as dataset_config,
-        columns(column_name -> list_contains([{{ item_column_names }}], column_name))
+    select columns(column_name -> list_contains([{{ item_column_names }}], column_name))
     from {{ ref('stg_dices__ratings_990') }}
 
 ),
@@ -40,6 +36,7 @@ answer_rows as (
 grouped as (
 
     select
+        dialogue_key,
         dataset_config,
         item_id,
         -- the first row's version, nulls included (a struct is never null)
@@ -68,7 +65,7 @@ grouped as (
             }
         ) as n_annotation_versions
     from answer_rows
-    group by dataset_config, item_id
+    group by dialogue_key, dataset_config, item_id
 
 ),
 
@@ -90,7 +87,7 @@ first_versions as (
 final as (
 
     select
-        {{ dices_dialogue_key('dataset_config', 'item_id') }} as dialogue_key,
+        dialogue_key,
         dataset_config,
         item_id,
         file_path as source_file,

@@ -3,6 +3,9 @@
 -- times, safety_gold, safety_gold_reason; 350: locale). Narrow on purpose: the conversation text
 -- (read per item by `int_dices__items`) and the question columns (unpivoted into integer codes by
 -- `int_dices__answers`) stay in staging, so this table is written without them.
+{%- set is_row_column =
+    "column_name not in ('context', 'response', 'record_key') and not starts_with(column_name, 'Q')" %}
+
 with
 
 ratings_350 as (
@@ -19,26 +22,17 @@ ratings_990 as (
 
 unioned as (
 
-    select
-        '350' as dataset_config,
-        columns(column_name -> column_name not in ('context', 'response') and not starts_with(column_name, 'Q'))
+    select columns(column_name -> {{ is_row_column }})
     from ratings_350
     union all by name
-    select
-        '990' as dataset_config,
-        columns(column_name -> column_name not in ('context', 'response') and not starts_with(column_name, 'Q'))
+    select columns(column_name -> {{ is_row_column }})
     from ratings_990
 
 ),
 
 final as (
 
-    select
-        {{ dices_row_ref('dataset_config', 'row_number') }} as row_ref,
-        {{ dices_dialogue_key('dataset_config', 'item_id') }} as dialogue_key,
-        {{ dices_rater_key('rater_id') }} as rater_key,
-        *
-    from unioned
+    select * from unioned
 
 )
 

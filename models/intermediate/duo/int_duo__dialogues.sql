@@ -18,6 +18,7 @@ dialogue_users as (
     select
         dialogue_key,
         min(user_id) as user_id,
+        min(speaker_key) filter (where speaker_role = 'user') as user_key,
         count(distinct user_id) as n_distinct_users,
         count(*) as n_turns
     from turns
@@ -28,7 +29,7 @@ dialogue_users as (
 final as (
 
     select
-        {{ duo_dialogue_key('dialogues.language', 'dialogues.dialogue_id') }} as dialogue_key,
+        dialogues.dialogue_key,
         'duo' as source,
         dialogues.dialogue_id as source_dialogue_id,
         dialogues.language,
@@ -49,12 +50,13 @@ final as (
         dialogues.topic,
         dialogues.objective_evaluation is not null as has_objective_evaluation,
         dialogue_users.user_id,
+        dialogue_users.user_key,
         coalesce(dialogue_users.n_distinct_users, 0) as n_distinct_users,
         dialogues.file_path as source_file,
         dialogues.dialogue_id_json_type
     from dialogues
     left join dialogue_users
-        on {{ duo_dialogue_key('dialogues.language', 'dialogues.dialogue_id') }} = dialogue_users.dialogue_key
+        on dialogues.dialogue_key = dialogue_users.dialogue_key
 
 )
 

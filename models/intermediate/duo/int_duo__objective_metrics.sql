@@ -5,7 +5,8 @@ with
 dialogues as (
 
     select
-        {{ duo_dialogue_key('language', 'dialogue_id') }} as dialogue_key,
+        dialogue_key,
+        language,
         path_setting as setting,
         objective_evaluation
     from {{ ref('stg_duo__dialogues') }}
@@ -17,6 +18,7 @@ evaluation_keys as (
 
     select
         dialogue_key,
+        language,
         setting,
         objective_evaluation,
         unnest(json_keys(objective_evaluation)) as evaluation_key
@@ -28,6 +30,7 @@ metrics as (
 
     select
         dialogue_key,
+        language,
         setting,
         regexp_replace(evaluation_key, '_scores$', '') as metric,
         max(case when evaluation_key not like '%\_scores' escape '\' then objective_evaluation ->> evaluation_key end)
@@ -43,6 +46,7 @@ final as (
 
     select
         dialogue_key,
+        language,
         setting,
         metric,
         published_mean_raw,

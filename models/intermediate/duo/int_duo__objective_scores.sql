@@ -11,6 +11,7 @@ scores as (
 
     select
         dialogue_key,
+        language,
         metric,
         published_mean,
         unnest(cast(scores_raw as json[])) as score,
@@ -24,6 +25,7 @@ final as (
 
     select
         dialogue_key,
+        language,
         metric,
         annotator_slot,
         {{ duo_score_columns('score') }},

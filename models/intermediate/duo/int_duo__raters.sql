@@ -20,7 +20,7 @@ users as (
         speaker_key as rater_key,
         'duo_user' as rater_role,
         user_id as source_rater_id,
-        split_part(dialogue_key, ':', 2) as language,
+        language,
         cast(null as varchar) as dialogue_key,
         cast(null as integer) as annotator_slot
     from turns
@@ -34,7 +34,7 @@ annotators as (
         {{ duo_annotator_key('dialogue_key', 'annotator_slot') }} as rater_key,
         'duo_annotator' as rater_role,
         cast(null as varchar) as source_rater_id,
-        split_part(dialogue_key, ':', 2) as language,
+        language,
         dialogue_key,
         annotator_slot
     from objective_scores

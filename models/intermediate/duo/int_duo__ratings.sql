@@ -23,7 +23,7 @@ subjective as (
     select
         subjective_scores.dialogue_key || ':subjective:' || subjective_scores.metric as rating_id,
         subjective_scores.dialogue_key,
-        {{ duo_user_key('dialogues.language', 'dialogues.user_id') }} as rater_key,
+        dialogues.user_key as rater_key,
         'subjective' as rating_kind,
         subjective_scores.metric as question,
         cast(null as integer) as annotator_slot,

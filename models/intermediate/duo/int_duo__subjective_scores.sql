@@ -4,7 +4,7 @@ with
 dialogues as (
 
     select
-        {{ duo_dialogue_key('language', 'dialogue_id') }} as dialogue_key,
+        dialogue_key,
         path_setting as setting,
         subjective_evaluation
     from {{ ref('stg_duo__dialogues') }}

@@ -3,7 +3,7 @@ with
 dialogues as (
 
     select
-        {{ duo_dialogue_key('language', 'dialogue_id') }} as dialogue_key,
+        dialogue_key,
         language,
         messages
     from {{ ref('stg_duo__dialogues') }}
@@ -41,6 +41,7 @@ final as (
     select
         dialogue_key,
         'duo' as source,
+        language,
         turn_index,
         case speaker_raw
             when 'Human' then 'user'

@@ -38,7 +38,7 @@ landed as (
         file_path,
         cast(null as bigint) as record_number,
         'dialogues' as expected_mart,
-        {{ duo_dialogue_key('language', 'dialogue_id') }} as expected_key
+        dialogue_key as expected_key
     from duo_files
     union all
     select
@@ -46,7 +46,7 @@ landed as (
         file_path,
         line_number as record_number,
         'dialogues' as expected_mart,
-        {{ redial_dialogue_key('conversation_id') }} as expected_key
+        dialogue_key as expected_key
     from redial_conversations
     union all
     select
@@ -62,7 +62,7 @@ landed as (
         file_path,
         row_number as record_number,
         'ratings' as expected_mart,
-        'dices350:' || source_row_id as expected_key
+        record_key as expected_key
     from dices_350
     union all
     select
@@ -70,7 +70,7 @@ landed as (
         file_path,
         row_number as record_number,
         'ratings' as expected_mart,
-        'dices990:' || source_row_id as expected_key
+        record_key as expected_key
     from dices_990
 
 )

@@ -46,7 +46,7 @@ movie_counts as (
 final as (
 
     select
-        {{ redial_dialogue_key('conversations.conversation_id') }} as dialogue_key,
+        conversations.dialogue_key,
         'redial' as source,
         conversations.conversation_id as source_dialogue_id,
         'en' as language,
@@ -79,9 +79,9 @@ final as (
         coalesce(movie_counts.n_text_mentions, 0) as n_text_mentions
     from conversations
     left join turn_counts
-        on {{ redial_dialogue_key('conversations.conversation_id') }} = turn_counts.dialogue_key
+        on conversations.dialogue_key = turn_counts.dialogue_key
     left join movie_counts
-        on {{ redial_dialogue_key('conversations.conversation_id') }} = movie_counts.dialogue_key
+        on conversations.dialogue_key = movie_counts.dialogue_key
 
 )
 

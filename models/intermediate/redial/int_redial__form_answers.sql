@@ -5,7 +5,7 @@ with
 conversations as (
 
     select
-        {{ redial_dialogue_key('conversation_id') }} as dialogue_key,
+        dialogue_key,
         initiator_worker_id,
         respondent_worker_id,
         initiator_questions,

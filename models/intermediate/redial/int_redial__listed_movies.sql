@@ -4,7 +4,7 @@ with
 conversations as (
 
     select
-        {{ redial_dialogue_key('conversation_id') }} as dialogue_key,
+        dialogue_key,
         movie_mentions
     from {{ ref('stg_redial__conversations') }}
     where json_type(movie_mentions) = 'OBJECT'

@@ -1,4 +1,6 @@
--- Every landed record that did not reach the marts, with the reason.
+-- Every landed record that did not reach the marts, with the reason. The landed records and the
+-- key each should have come from the sources' staging models (`int_reconciliation__landed_records`);
+-- the keys the marts hold are read from the marts themselves, the layer being checked.
 with
 
 landed as (
@@ -7,9 +9,53 @@ landed as (
 
 ),
 
+dialogues as (
+
+    select * from {{ ref('dialogues') }}
+
+),
+
+movies as (
+
+    select * from {{ ref('movies') }}
+
+),
+
+ratings as (
+
+    select * from {{ ref('ratings') }}
+
+),
+
+-- the DICES CSV records the ratings come from: a record is reached when any of its answers is
+dices_records as (
+
+    select distinct
+        dialogue_key,
+        source_row_id
+    from ratings
+    where source = 'dices'
+
+),
+
 reached as (
 
-    select * from {{ ref('int_reconciliation__reached_keys') }}
+    select
+        'dialogues' as mart,
+        dialogue_key as reached_key
+    from dialogues
+    where source in ('duo', 'redial')
+    union all
+    select distinct
+        'movies' as mart,
+        movie_id as reached_key
+    from movies
+    union all
+    select
+        'ratings' as mart,
+        {{ dices_record_key('dialogues.dataset_config', 'dices_records.source_row_id') }} as reached_key
+    from dices_records
+    inner join dialogues on dices_records.dialogue_key = dialogues.dialogue_key
 
 ),
 

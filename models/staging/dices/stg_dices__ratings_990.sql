@@ -13,6 +13,12 @@ source as (
 renamed as (
 
     select
+        -- the keys of the record, its item and its rater, made once here
+        {{ dices_row_ref("'990'", 'row_number') }} as row_ref,
+        {{ dices_record_key("'990'", 'id') }} as record_key,
+        {{ dices_dialogue_key("'990'", 'item_id') }} as dialogue_key,
+        {{ dices_rater_key('rater_id') }} as rater_key,
+        '990' as dataset_config,
         load_id,
         file_path,
         row_number,

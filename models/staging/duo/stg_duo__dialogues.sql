@@ -19,6 +19,7 @@ parsed as (
 renamed as (
 
     select
+        {{ duo_dialogue_key('language', "(document ->> '$.dialogue_id')") }} as dialogue_key,
         load_id,
         file_path,
         sha256,

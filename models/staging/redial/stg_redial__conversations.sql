@@ -23,6 +23,7 @@ parsed as (
 renamed as (
 
     select
+        {{ redial_dialogue_key("(document ->> '$.conversationId')") }} as dialogue_key,
         load_id,
         file_path,
         split,
