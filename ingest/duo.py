@@ -37,8 +37,7 @@ with files as (
 parsed as (
     select
         *,
-        -- a UTF-8 byte order mark is not JSON; raw keeps it, validation and staging skip it
-        ltrim(raw_json, chr(65279)) as json_text
+        raw.without_byte_order_mark(raw_json) as json_text
     from files
 )
 select

@@ -143,7 +143,7 @@ where load_id = ? and file_path = ?
 CLASSIFY_SELECT = r"""
 with lines as ({lines}),
 texts as (
-    select *, case when line_number = 1 then ltrim(line, chr(65279)) else line end as json_text
+    select *, case when line_number = 1 then raw.without_byte_order_mark(line) else line end as json_text
     from lines
 ),
 typed as (
@@ -523,6 +523,6 @@ def _check_movies_header(path: Path, label: str) -> None:
     """The movie list must start with the header movieId,movieName,nbMentions."""
     with path.open("rb") as handle:
         first = handle.readline(4096)
-    header = first.decode("utf-8", errors="replace").lstrip("\ufeff").rstrip("\r\n")
+    header = first.decode("utf-8-sig", errors="replace").rstrip("\r\n")
     if header != MOVIES_HEADER:
         raise DwhError(f"{label}: line 1 is {header!r}, expected the header {MOVIES_HEADER}")

@@ -2,6 +2,11 @@
 -- source's landing tables. Every statement is idempotent: ingest runs them before each load.
 create schema if not exists raw;
 
+-- A release file may open with a UTF-8 byte order mark. Raw keeps it (raw text is lossless), but
+-- it is not part of the JSON: whatever parses raw text (ingest's checks, dbt's staging) reads the
+-- text through this macro, the one place that knows about the mark.
+create or replace macro raw.without_byte_order_mark(raw_text) as ltrim(raw_text, chr(65279));
+
 create table if not exists raw.ingest_loads (
     load_id varchar primary key,
     started_at timestamp not null,

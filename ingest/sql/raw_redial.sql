@@ -1,7 +1,7 @@
 -- ReDial: one row per JSONL line of train_data.jsonl / test_data.jsonl, the line kept verbatim
 -- (without its line terminator: the "\n" and the "\r" of a CRLF file are not part of the line).
 -- A UTF-8 byte order mark at the start of a file stays in raw_line of line 1; staging strips it
--- (ltrim(raw_line, chr(65279))). dbt's staging parses raw_line.
+-- (raw.without_byte_order_mark). dbt's staging parses raw_line.
 create table if not exists raw.redial_conversations (
     load_id varchar not null,
     file_path varchar not null,    -- the file's (or zip member's) base name, e.g. train_data.jsonl

@@ -25,11 +25,11 @@ final as (
 
     select
         dialogue_key,
-        language,
         metric,
         annotator_slot,
         {{ duo_score_columns('score') }},
-        published_mean
+        published_mean,
+        language
     from scores
 
 )

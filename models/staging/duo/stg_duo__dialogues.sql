@@ -10,8 +10,7 @@ parsed as (
 
     select
         *,
-        -- a UTF-8 byte order mark is kept in raw but is not part of the JSON document
-        cast(ltrim(raw_json, chr(65279)) as json) as document
+        cast(raw.without_byte_order_mark(raw_json) as json) as document
     from source
 
 ),

@@ -14,8 +14,7 @@ parsed as (
 
     select
         *,
-        -- a UTF-8 byte order mark is kept in raw but is not part of the JSON document
-        cast(ltrim(raw_line, chr(65279)) as json) as document
+        cast(raw.without_byte_order_mark(raw_line) as json) as document
     from source
 
 ),
