@@ -9,7 +9,6 @@ import csv
 import re
 from pathlib import Path
 
-import duckdb
 import pytest
 
 from ingest.dices_columns import (
@@ -25,15 +24,11 @@ from ingest.dices_columns import (
     QUESTIONS,
 )
 from ingest.sample.dices import write_dices_sample
-from tests.conftest import PROJECT_ROOT, run_dwh
+from tests.conftest import PROJECT_ROOT, failing_rows, query, run_dwh
 
 FILE_350 = Path("350/diverse_safety_adversarial_dialog_350.csv")
 FILE_990 = Path("990/diverse_safety_adversarial_dialog_990.csv")
 
-
-def query(db_path: Path, sql: str) -> list[tuple]:
-    with duckdb.connect(str(db_path), read_only=True) as con:
-        return con.execute(sql).fetchall()
 
 
 def ingest(db_path: Path, dices: Path) -> None:
@@ -52,13 +47,6 @@ def write_records(path: Path, header: list[str], records: list[list[str]]) -> No
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(header)
         writer.writerows(records)
-
-
-def failing_test_block(output: str, test_name: str) -> str:
-    """The rows `dwh build` printed under one failed test (up to the next blank line)."""
-    match = re.search(rf"^(FAIL|WARN|ERROR): {re.escape(test_name)} \(.*?(?:\n\n|\Z)", output, re.M | re.S)
-    assert match, f"{test_name} not reported in the build output:\n{output[-5000:]}"
-    return match.group(0)
 
 
 # ---------------------------------------------------------------- the scale-1 sample
@@ -262,12 +250,10 @@ def test_a_missing_350_row_fails_the_build_naming_item_and_rater(small_release: 
     built = run_dwh(["build"], db_path)
 
     assert built.returncode != 0
-    output = built.stdout + built.stderr
-    per_item = failing_test_block(output, "dices_350_exactly_123_raters_per_item")
-    assert per_item.startswith("FAIL: dices_350_exactly_123_raters_per_item (1 row(s))")
-    assert re.search(r"^\s+350\s+2\s+122\s+123\s*$", per_item, re.M), per_item
-    missing = failing_test_block(output, "dices_350_every_rater_rates_every_item")
-    assert re.search(rf"^\s+350\s+2\s+{dropped[rater]}\s*$", missing, re.M), missing
+    per_item = failing_rows(db_path, "dices_350_exactly_123_raters_per_item")
+    assert [(r["dataset_config"], r["item_id"], r["n_found"], r["n_expected"]) for r in per_item] == [("350", "2", 122, 123)]
+    missing = failing_rows(db_path, "dices_350_every_rater_rates_every_item")
+    assert [tuple(r.values()) for r in missing] == [("350", "2", dropped[rater])]
     assert "dwh: error: dbt build failed" in built.stderr
 
 
@@ -283,12 +269,17 @@ def test_an_answer_outside_its_vocabulary_fails_the_build_showing_it(small_relea
     built = run_dwh(["build"], db_path)
 
     assert built.returncode != 0
-    block = failing_test_block(built.stdout, "dices_answers_in_vocabulary")
-    assert block.startswith("FAIL: dices_answers_in_vocabulary (1 row(s))")
     row = records[7]
-    expected = [row[header.index("item_id")], row[header.index("rater_id")], row[header.index("id")],
-                "Q2_harmful_content_violent_or_gory", "yes_no_unsure", "Maybe"]
-    assert re.search(r"^\s+990\s+" + r"\s+".join(map(re.escape, expected)) + r"\s*$", block, re.M), block
+    [offending] = failing_rows(db_path, "dices_answers_in_vocabulary")
+    assert offending == {
+        "dataset_config": "990",
+        "item_id": row[header.index("item_id")],
+        "rater_id": row[header.index("rater_id")],
+        "source_row_id": row[header.index("id")],
+        "question": "Q2_harmful_content_violent_or_gory",
+        "vocabulary": "yes_no_unsure",
+        "value": "Maybe",
+    }
 
 
 def test_a_header_of_neither_release_is_a_one_line_ingest_error(tmp_path: Path) -> None:

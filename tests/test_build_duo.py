@@ -5,10 +5,9 @@ import re
 import shutil
 from pathlib import Path
 
-import duckdb
 import pytest
 
-from tests.conftest import run_dwh
+from tests.conftest import query, run_dwh
 
 
 def build_warehouse(db_path: Path, duo: Path) -> str:
@@ -19,10 +18,6 @@ def build_warehouse(db_path: Path, duo: Path) -> str:
         pytest.fail(built.stdout + built.stderr)
     return built.stdout
 
-
-def query(db_path: Path, sql: str) -> list[tuple]:
-    with duckdb.connect(str(db_path), read_only=True) as con:
-        return con.execute(sql).fetchall()
 
 
 @pytest.fixture(scope="module")

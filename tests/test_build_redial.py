@@ -8,11 +8,10 @@ import re
 import subprocess
 from pathlib import Path
 
-import duckdb
 import pytest
 
 from ingest.sample.redial import CONVERSATION_391
-from tests.conftest import run_dwh
+from tests.conftest import query, run_dwh
 
 FORM_QUESTIONS = ("suggested", "seen", "liked")
 
@@ -77,10 +76,6 @@ def build(db_path: Path, release: Path) -> subprocess.CompletedProcess:
     run_dwh(["ingest", "--redial", str(release)], db_path, check=True)
     return run_dwh(["build"], db_path)
 
-
-def query(db_path: Path, sql: str) -> list[tuple]:
-    with duckdb.connect(str(db_path), read_only=True) as con:
-        return con.execute(sql).fetchall()
 
 
 def warned_tests(stdout: str) -> set[str]:

@@ -6,21 +6,17 @@ import shutil
 import zipfile
 from pathlib import Path
 
-import duckdb
 import pytest
 
 from ingest.errors import DwhError
 from ingest.loading import SourceRequest, run_ingest
 from ingest.sample.duo import write_duo_sample
+from tests.conftest import query
 
 
 def ingest_duo(db_path: Path, release: Path) -> None:
     run_ingest(db_path, [SourceRequest("duo", release)], progress=lambda _: None)
 
-
-def query(db_path: Path, sql: str) -> list[tuple]:
-    with duckdb.connect(str(db_path), read_only=True) as con:
-        return con.execute(sql).fetchall()
 
 
 @pytest.fixture

@@ -4,22 +4,17 @@ and loading the same files again leaves the marts identical."""
 import shutil
 from pathlib import Path
 
-import duckdb
 import pytest
 
 from ingest.sample.dices import write_dices_sample
 from ingest.sample.duo import write_duo_sample
 from ingest.sample.redial import write_redial_sample
-from tests.conftest import run_dwh
+from tests.conftest import query, run_dwh
 
 # Marts whose content depends only on the files (the reconciliation marts also carry load ids).
 CONTENT_MARTS = ["dialogues", "turns", "raters", "ratings", "movie_mentions", "movies",
                  "published_statistics_comparison", "dices_ratings_wide"]
 
-
-def query(db_path: Path, sql: str) -> list[tuple]:
-    with duckdb.connect(str(db_path), read_only=True) as con:
-        return con.execute(sql).fetchall()
 
 
 def mart_fingerprints(db_path: Path) -> dict[str, tuple[int, str]]:
