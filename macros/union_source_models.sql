@@ -1,10 +1,12 @@
 {#-
-    The rows every source contributes to a mart: `int_<source>__<mart>` of DUO, ReDial and
-    DICES, unioned by column name (a source leaves out the columns it has no values for).
+    The rows every source contributes to a shared mart: the models `var('mart_feeders')` lists for
+    it in dbt_project.yml, unioned by column name (a source emits only the columns it has; the
+    others are null). The mart casts the result to its contract with `contract_columns()`.
 -#}
 {% macro union_source_models(mart) -%}
-    {%- for source in ['duo', 'redial', 'dices'] %}
-    select * from {{ ref('int_' ~ source ~ '__' ~ mart) }}
+    {%- set feeders = var('mart_feeders')[mart] %}
+    {%- for feeder in feeders %}
+    select * from {{ ref(feeder) }}
     {%- if not loop.last %}
     union all by name
     {%- endif %}

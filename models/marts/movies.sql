@@ -1,116 +1,17 @@
--- One row per ReDial movie id: every id of the movie list (movies_with_mentions.csv) when it
--- was loaded, and every id the conversations mention. The list's nbMentions sits next to the
--- observed counts.
+-- One row per ReDial movie id, as `int_redial__movies` computes it, shaped by the contract.
 with
 
-movie_list as (
+movies as (
 
-    select * from {{ ref('stg_redial__movies') }}
-
-),
-
-listed_movies as (
-
-    select * from {{ ref('int_redial__listed_movies') }}
-
-),
-
-movie_mentions as (
-
-    select * from {{ ref('int_redial__movie_mentions') }}
-
-),
-
-listed_names as (
-
-    select
-        movie_id,
-        movie_title_raw,
-        count(*) as n_uses
-    from listed_movies
-    where movie_title_raw is not null
-    group by movie_id, movie_title_raw
-
-),
-
--- the name the conversations use most often for an id (ties: the alphabetically first)
-usual_names as (
-
-    select
-        movie_id,
-        movie_title_raw as usual_name,
-        count(*) over (partition by movie_id) as n_distinct_names
-    from listed_names
-    qualify row_number() over (partition by movie_id order by n_uses desc, movie_title_raw asc) = 1
-
-),
-
-mention_counts as (
-
-    select
-        movie_id,
-        count(*) as n_dialogues,
-        count(*) filter (where is_in_movie_mentions) as n_dialogues_listing,
-        count(*) filter (where n_text_mentions > 0) as n_dialogues_tagging,
-        sum(n_text_mentions) as n_text_mentions
-    from movie_mentions
-    group by movie_id
-
-),
-
-movie_ids as (
-
-    select movie_id from movie_list
-    union
-    select movie_id from mention_counts
-
-),
-
-named as (
-
-    select
-        movie_ids.movie_id,
-        coalesce(movie_list.movie_name_raw, usual_names.usual_name) as movie_name_raw,
-        case
-            when movie_list.movie_name_raw is not null then 'movie_list'
-            when usual_names.usual_name is not null then 'movie_mentions'
-        end as name_source,
-        movie_list.movie_id is not null as is_in_movie_list,
-        movie_list.movie_name_raw as movie_list_name,
-        usual_names.usual_name as movie_mentions_name,
-        coalesce(usual_names.n_distinct_names, 0) as n_distinct_movie_mentions_names,
-        coalesce(mention_counts.n_dialogues, 0) as n_dialogues,
-        coalesce(mention_counts.n_dialogues_listing, 0) as n_dialogues_listing,
-        coalesce(mention_counts.n_dialogues_tagging, 0) as n_dialogues_tagging,
-        coalesce(mention_counts.n_text_mentions, 0) as n_text_mentions,
-        movie_list.nb_mentions as published_nb_mentions
-    from movie_ids
-    left join movie_list on movie_ids.movie_id = movie_list.movie_id
-    left join usual_names on movie_ids.movie_id = usual_names.movie_id
-    left join mention_counts on movie_ids.movie_id = mention_counts.movie_id
+    select * from {{ ref('int_redial__movies') }}
 
 ),
 
 final as (
 
     select
-        cast(movie_id as varchar) as movie_id,
-        cast({{ redial_movie_title('movie_name_raw') }} as varchar) as movie_title,
-        cast({{ redial_release_year('movie_name_raw') }} as integer) as release_year,
-        cast(movie_name_raw as varchar) as movie_name_raw,
-        cast(name_source as varchar) as name_source,
-        cast(is_in_movie_list as boolean) as is_in_movie_list,
-        cast(movie_list_name as varchar) as movie_list_name,
-        cast(movie_mentions_name as varchar) as movie_mentions_name,
-        cast(n_distinct_movie_mentions_names as integer) as n_distinct_movie_mentions_names,
-        cast(n_dialogues as integer) as n_dialogues,
-        cast(n_dialogues_listing as integer) as n_dialogues_listing,
-        cast(n_dialogues_tagging as integer) as n_dialogues_tagging,
-        cast(n_text_mentions as integer) as n_text_mentions,
-        cast(published_nb_mentions as integer) as published_nb_mentions,
-        cast(n_dialogues_listing - published_nb_mentions as integer) as nb_mentions_difference,
-        cast(n_dialogues_listing = published_nb_mentions as boolean) as nb_mentions_matches
-    from named
+        {{ contract_columns() }}
+    from movies
 
 )
 
