@@ -49,7 +49,6 @@ final_responses as (
         dialogue_key,
         dataset_config,
         len(context_turns) as turn_index,
-        cast(null as varchar) as speaker_raw,
         response as text,
         true as is_final_response
     from parsed
@@ -75,13 +74,9 @@ final as (
             when is_final_response then 'system'
             else {{ dices_speaker_role('speaker_raw') }}
         end as speaker_role,
-        cast(null as varchar) as speaker_key,
         text,
-        cast(null as varchar) as source_message_id,
         speaker_raw,
-        is_final_response,
-        cast(null as integer) as time_offset_seconds,
-        cast(null as varchar[]) as mentioned_movie_ids
+        is_final_response
     from unioned
 
 )

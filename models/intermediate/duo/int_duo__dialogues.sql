@@ -34,8 +34,6 @@ final as (
         dialogues.dialogue_id as source_dialogue_id,
         dialogues.language,
         dialogues.path_setting as setting,
-        cast(null as varchar) as dataset_config,
-        cast(null as varchar) as split,
         dialogues.setting as file_setting,
         coalesce(dialogue_users.n_turns, 0) as n_turns,
         dialogues.system_model,

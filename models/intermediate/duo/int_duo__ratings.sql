@@ -63,10 +63,7 @@ final as (
 
     select
         *,
-        'duo' as source,
-        cast(null as varchar) as movie_id,
-        cast(null as varchar) as source_row_id,
-        cast(null as varchar) as value_label
+        'duo' as source
     from unioned
 
 )

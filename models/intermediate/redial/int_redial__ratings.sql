@@ -21,18 +21,10 @@ final as (
         'movie_form' as rating_kind,
         question,
         movie_id,
-        cast(null as integer) as annotator_slot,
-        cast(null as varchar) as source_row_id,
         cast(value_numeric as double) as value_numeric,
         value_label,
         value_raw,
-        cast(null as double) as published_mean,
         'redial' as source,
-        cast(null as varchar) as question_category,
-        cast(null as boolean) as is_aggregate_question,
-        cast(null as varchar) as phase,
-        cast(null as bigint) as answer_time_ms,
-        cast(null as timestamp) as answer_timestamp,
         form,
         form_role
     from form_answers
