@@ -9,8 +9,11 @@
     end
 {%- endmacro %}
 
+{#- DuckDB gives a JSON null inside a list (unnest, list lambdas) as SQL NULL: in both places
+    these macros read a value that the file wrote, so NULL means the file wrote null. -#}
 {% macro duo_score_problem(json_value) -%}
     case
+        when {{ json_value }} is null then 'not a number: a JSON null'
         when json_type({{ json_value }}) not in ('UBIGINT', 'BIGINT', 'DOUBLE')
             then 'not a number: a JSON ' || lower(replace(json_type({{ json_value }}), 'VARCHAR', 'string'))
     end
@@ -18,7 +21,7 @@
 
 {#- The three columns both score models carry: the JSON text as written, the number, and why it is none. -#}
 {% macro duo_score_columns(json_value) -%}
-    cast({{ json_value }} as varchar) as score_raw,
+    coalesce(cast({{ json_value }} as varchar), 'null') as score_raw,
         {{ duo_score_number(json_value) }} as score,
         {{ duo_score_problem(json_value) }} as score_problem
 {%- endmacro %}
