@@ -9,6 +9,7 @@ from pathlib import Path
 from ingest import INTERRUPTED
 from ingest.errors import DwhError
 from ingest.settings import warehouse_path
+from ingest.sources import SOURCES
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -86,9 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
 
     ingest = commands.add_parser("ingest", help="land raw releases into the warehouse's raw schema")
-    ingest.add_argument("--duo", type=Path, help="DUO release tree ({ed,wow}/{en,ja}/*.json) or a zip of it")
-    ingest.add_argument("--redial", type=Path, help="ReDial release zip, or a folder with train_data.jsonl / test_data.jsonl")
-    ingest.add_argument("--dices", type=Path, help="folder with the DICES CSVs (350/, 990/ or side by side), or one CSV")
+    for source in SOURCES:
+        ingest.add_argument(f"--{source.name}", type=Path, help=source.path_help)
     ingest.set_defaults(handler=cmd_ingest)
 
     build = commands.add_parser(
@@ -136,7 +136,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     from ingest.database import check_memory_limit
     from ingest.loading import SourceRequest, format_reports, run_ingest
 
-    requests = [SourceRequest(name, path) for name in ("duo", "redial", "dices") if (path := getattr(args, name))]
+    requests = [SourceRequest(source.name, path) for source in SOURCES if (path := getattr(args, source.name))]
     db_path = warehouse_path()
     check_memory_limit()
     reports = run_ingest(db_path, requests, progress=say_progress)

@@ -11,12 +11,10 @@ from tqdm import tqdm
 
 from ingest import __version__
 from ingest.database import connect, ensure_raw_schema
-from ingest.duo import land_duo
 from ingest.errors import DwhError
 from ingest.landing import FileReport, LoadContext, in_parallel
 from ingest.publish import answering_a_full_disk, publish, refuse_unusable_warehouse, staged_copy, writer_lock
-
-Lander = Callable[[LoadContext, Path], list[FileReport]]
+from ingest.sources import SOURCES, Lander
 
 
 @dataclass(frozen=True)
@@ -28,11 +26,8 @@ class SourceRequest:
 
 
 def landers() -> dict[str, Lander]:
-    """Landing function of each source."""
-    from ingest.dices import land_dices
-    from ingest.redial import land_redial
-
-    return {"duo": land_duo, "redial": land_redial, "dices": land_dices}
+    """Landing function of each source (ingest/sources.py)."""
+    return {source.name: source.load_lander() for source in SOURCES}
 
 
 def new_load_id() -> str:
@@ -43,7 +38,7 @@ def new_load_id() -> str:
 def run_ingest(db_path: Path, requests: list[SourceRequest], progress: Callable[[str], None]) -> list[FileReport]:
     """Land every requested source into a staged copy, then publish it: all or nothing."""
     if not requests:
-        raise DwhError("nothing to ingest: give --duo, --redial and/or --dices")
+        raise DwhError("nothing to ingest: give " + " and/or ".join(f"--{s.name}" for s in SOURCES))
     refuse_unusable_warehouse(db_path)
     with writer_lock(db_path), staged_copy(db_path) as staged, answering_a_full_disk(db_path):
         reports = _land_into(staged, requests, progress)
@@ -68,7 +63,7 @@ def _land_into(db_path: Path, requests: list[SourceRequest], progress: Callable[
 
 # Sources whose landing changes a global DuckDB setting (DUO turns insertion order off while it
 # reads thousands of small files), so they land alone, before the others.
-LANDS_ALONE = {"duo"}
+LANDS_ALONE = {source.name for source in SOURCES if source.lands_alone}
 
 
 def _land_all(con: duckdb.DuckDBPyConnection, load_id: str, requests: list[SourceRequest], progress: Callable[[str], None]) -> list[FileReport]:

@@ -1,6 +1,6 @@
 -- Every landed record that did not reach the marts, with the reason. The landed records and the
--- key each should have come from the sources' staging models (`int_reconciliation__landed_records`);
--- the keys the marts hold are read from the marts themselves, the layer being checked.
+-- key each should have are what the sources declare (`int_reconciliation__landed_records`); the
+-- keys the marts hold are read from the marts themselves, the layer being checked.
 with
 
 landed as (
@@ -44,7 +44,6 @@ reached as (
         'dialogues' as mart,
         dialogue_key as reached_key
     from dialogues
-    where source in ('duo', 'redial')
     union all
     select distinct
         'movies' as mart,

@@ -1,0 +1,42 @@
+"""The datasets `dwh ingest` can land: one entry per source, the one list the command line and
+the loader read (docs/ADDING_A_SOURCE.md). Each lander is imported only when its source is landed."""
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ingest.landing import FileReport, LoadContext
+
+Lander = Callable[["LoadContext", Path], list["FileReport"]]
+
+
+@dataclass(frozen=True)
+class Source:
+    """A dataset: its name (the `--<name>` option, the dbt source, the `raw.<name>_*` tables),
+    the function that lands it (`module:function`) and what path it takes."""
+
+    name: str
+    lander: str
+    path_help: str
+    # whether landing changes a global DuckDB setting, so that the source lands before the others
+    lands_alone: bool = False
+
+    def load_lander(self) -> Lander:
+        module, function = self.lander.split(":")
+        return getattr(importlib.import_module(module), function)
+
+
+SOURCES: tuple[Source, ...] = (
+    Source("duo", "ingest.duo:land_duo", "DUO release tree ({ed,wow}/{en,ja}/*.json) or a zip of it",
+           lands_alone=True),
+    Source("redial", "ingest.redial:land_redial",
+           "ReDial release zip, or a folder with train_data.jsonl / test_data.jsonl"),
+    Source("dices", "ingest.dices:land_dices", "folder with the DICES CSVs (350/, 990/ or side by side), or one CSV"),
+)
+
+
+def source_names() -> list[str]:
+    return [source.name for source in SOURCES]

@@ -1,0 +1,22 @@
+-- What DUO declares about its landed records, for reconciliation: each file is one dialogue.
+with
+
+dialogue_files as (
+
+    select * from {{ ref('stg_duo__dialogues') }}
+
+),
+
+final as (
+
+    select
+        'duo' as source,
+        file_path,
+        cast(null as bigint) as record_number,
+        'dialogues' as expected_mart,
+        dialogue_key as expected_key
+    from dialogue_files
+
+)
+
+select * from final
