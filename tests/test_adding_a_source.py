@@ -1,0 +1,130 @@
+"""docs/ADDING_A_SOURCE.md, applied: its example source `toy` is added to a copy of the project
+block by block as the page says, landed with `dwh ingest --toy` and built with `dwh build`. The
+shared marts and reconciliation must take it in without any change to their SQL."""
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.conftest import PROJECT_ROOT, query
+
+GUIDE = PROJECT_ROOT / "docs" / "ADDING_A_SOURCE.md"
+# a marker comment, then the fenced block it applies to
+BLOCK = re.compile(r"<!-- (?P<action>[a-z ]+): (?P<target>.+?) -->\n```[a-z]*\n(?P<body>.*?)```\n", re.S)
+NOT_COPIED = {".git", ".venv", "target", "logs", "data", "dbt_packages", ".pytest_cache", "__pycache__"}
+
+
+def guide_blocks() -> list[tuple[str, str, str]]:
+    """(action, target, body) of every marked block of the guide, in order."""
+    return [(m["action"], m["target"], m["body"]) for m in BLOCK.finditer(GUIDE.read_text(encoding="utf-8"))]
+
+
+def apply_block(project: Path, release_dir: Path, action: str, target: str, body: str) -> None:
+    """Do what one block of the guide says, in the copy of the project."""
+    if action == "release":
+        (release_dir / target).write_text(body, encoding="utf-8")
+    elif action == "file":
+        path = project / target
+        assert not path.exists(), f"the guide's new file {target} already exists"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(body, encoding="utf-8")
+    elif action == "append to":
+        path = project / target
+        path.write_text(path.read_text(encoding="utf-8").rstrip("\n") + "\n" + body, encoding="utf-8")
+    elif action == "insert into":
+        relative, anchor = target.split(", after: ")
+        path = project / relative
+        text = path.read_text(encoding="utf-8")
+        assert anchor + "\n" in text, f"{relative} has no line {anchor!r} to insert after"
+        path.write_text(text.replace(anchor + "\n", anchor + "\n" + body, 1), encoding="utf-8")
+    elif action == "add to the lists of":
+        extend_yaml_lists(project / target, yaml.safe_load(body))
+    else:
+        raise AssertionError(f"the guide has a block this test does not know: {action}: {target}")
+
+
+def extend_yaml_lists(path: Path, additions: dict) -> None:
+    """Append each list of `additions` to the list at the same place in the YAML file."""
+    document = yaml.safe_load(path.read_text(encoding="utf-8"))
+
+    def merge(into: dict, extra: dict) -> None:
+        for key, value in extra.items():
+            if isinstance(value, dict):
+                merge(into[key], value)
+            else:
+                into[key] = [*into[key], *value]
+
+    merge(document, additions)
+    path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+
+
+def mart_sql(project: Path) -> dict[str, str]:
+    return {str(p.relative_to(project)): p.read_text(encoding="utf-8") for p in sorted((project / "models" / "marts").rglob("*.sql"))}
+
+
+@pytest.fixture(scope="module")
+def toy_warehouse(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A copy of the project with the guide applied, the toy release landed and built."""
+    root = tmp_path_factory.mktemp("fourth-source")
+    project, release_dir = root / "project", root / "release"
+    shutil.copytree(PROJECT_ROOT, project, ignore=lambda folder, names: [n for n in names if n in NOT_COPIED])
+    release_dir.mkdir()
+    blocks = guide_blocks()
+    assert {action for action, _, _ in blocks} >= {"release", "file", "append to", "insert into", "add to the lists of"}
+    for action, target, body in blocks:
+        apply_block(project, release_dir, action, target, body)
+
+    db_path = root / "warehouse.duckdb"
+    for args in (["ingest", "--toy", str(release_dir / "toy.jsonl")], ["build"]):
+        # `python -m ingest.cli` in the copy runs the copy's package and dbt project
+        completed = subprocess.run(
+            [sys.executable, "-m", "ingest.cli", *args], cwd=project, capture_output=True, text=True,
+            env={"PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin", "DWH_DB_PATH": str(db_path), "HOME": str(root)},
+        )
+        assert completed.returncode == 0, f"dwh {args[0]}:\n{completed.stdout[-6000:]}\n{completed.stderr[-3000:]}"
+    return project, db_path
+
+
+def test_the_guide_adds_no_line_to_any_mart_sql(toy_warehouse: tuple[Path, Path]) -> None:
+    project, _ = toy_warehouse
+    assert mart_sql(project) == mart_sql(PROJECT_ROOT)
+
+
+def test_the_toy_source_reaches_every_shared_mart(toy_warehouse: tuple[Path, Path]) -> None:
+    _, db_path = toy_warehouse
+    assert query(db_path, "select dialogue_key, source, language, setting, n_turns, source_file from marts.dialogues "
+                          "where source = 'toy' order by 1") == [
+        ("toy:t1", "toy", "en", "toy", 2, "toy.jsonl"),
+        ("toy:t2", "toy", "en", "toy", 3, "toy.jsonl"),
+    ]
+    assert query(db_path, "select dialogue_key, turn_index, speaker_role, speaker_key, text from marts.turns "
+                          "where source = 'toy' order by 1, 2") == [
+        ("toy:t1", 0, "user", "toy:user:u1", "Hi, can you recommend a book?"),
+        ("toy:t1", 1, "system", None, "Try Dune."),
+        ("toy:t2", 0, "user", "toy:user:u2", "Hello"),
+        ("toy:t2", 1, "system", None, "Hello! How can I help?"),
+        ("toy:t2", 2, "user", "toy:user:u2", "Just testing."),
+    ]
+    assert query(db_path, "select rater_key, rater_role, gender from marts.raters where source = 'toy' order by 1") == [
+        ("toy:user:u1", "toy_user", None),
+        ("toy:user:u2", "toy_user", None),
+    ]
+    assert query(db_path, "select rating_id, rater_key, rating_kind, question, value_numeric, value_raw, movie_id "
+                          "from marts.ratings where source = 'toy' order by 1") == [
+        ("toy:t1:rating", "toy:user:u1", "subjective", "overall", 4.0, "4", None),
+        ("toy:t2:rating", "toy:user:u2", "subjective", "overall", 2.0, "2", None),
+    ]
+
+
+def test_reconciliation_accounts_for_every_toy_line(toy_warehouse: tuple[Path, Path]) -> None:
+    _, db_path = toy_warehouse
+    assert query(db_path, "select source, file_path, records_read, records_landed, records_rejected "
+                          "from raw.ingest_files where source = 'toy'") == [("toy", "toy.jsonl", 2, 2, 0)]
+    assert query(db_path, "select count(*) from marts.unreached_records") == [(0,)]
+    reconciliation = query(db_path, "select * from marts.load_reconciliation where source = 'toy'")
+    assert len(reconciliation) == 1, reconciliation
