@@ -29,7 +29,6 @@ forms as (
         initiator_worker_id as worker_id,
         initiator_questions as questions
     from conversations
-    where json_type(initiator_questions) = 'OBJECT'
     union all
     select
         dialogue_key,
@@ -38,7 +37,6 @@ forms as (
         respondent_worker_id as worker_id,
         respondent_questions as questions
     from conversations
-    where json_type(respondent_questions) = 'OBJECT'
 
 ),
 

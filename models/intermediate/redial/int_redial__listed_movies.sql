@@ -7,7 +7,6 @@ conversations as (
         dialogue_key,
         movie_mentions
     from {{ ref('stg_redial__conversations') }}
-    where json_type(movie_mentions) = 'OBJECT'
 
 ),
 
