@@ -12,7 +12,9 @@
     {%- endif %}
     {%- set casts = [] %}
     {%- for column in columns %}
-        {%- do casts.append('cast(' ~ column.name ~ ' as ' ~ column.data_type ~ ') as ' ~ column.name) %}
+        {#- `quote: true` in the YAML keeps a mixed-case name (the DICES question headers) -#}
+        {%- set name = adapter.quote(column.name) if column.quote else column.name %}
+        {%- do casts.append('cast(' ~ name ~ ' as ' ~ column.data_type ~ ') as ' ~ name) %}
     {%- endfor %}
     {{- casts | join(',\n' ~ ' ' * indent) if casts else '*' }}
 {%- endmacro %}

@@ -26,7 +26,7 @@ from ingest.sample.dices import write_dices_sample
 from ingest.sample.duo import write_duo_sample
 from ingest.sample.redial import write_redial_sample
 from tests import agreement_reference as reference
-from tests.conftest import PROJECT_ROOT, query, run_dwh
+from tests.conftest import PROJECT_ROOT, run_dwh
 
 MARTS = ["rating_distributions", "agreement", "rater_agreement", "score_correlations"]
 MART_KEYS = {

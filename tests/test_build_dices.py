@@ -12,19 +12,16 @@ from pathlib import Path
 import pytest
 
 from ingest.dices_columns import (
-    ANSWERS,
     CATEGORY_OVERALL_350,
     CATEGORY_OVERALL_990,
-    COLUMNS,
     HARM_TYPES,
     PUBLISHED_RATERS,
     PUBLISHED_ROWS,
-    Q1_ANSWERS,
     Q1_COLUMN,
     QUESTIONS,
 )
 from ingest.sample.dices import write_dices_sample
-from tests.conftest import PROJECT_ROOT, failing_rows, query, run_dwh
+from tests.conftest import failing_rows, query, run_dwh
 
 FILE_350 = Path("350/diverse_safety_adversarial_dialog_350.csv")
 FILE_990 = Path("990/diverse_safety_adversarial_dialog_990.csv")
@@ -204,22 +201,6 @@ def test_published_statistics_match_and_wide_view_has_every_column(sample_wareho
                count("Q6_policy_guidelines_overall"), count("Q4_misinformation_overall")
         from marts.dices_ratings_wide group by 1 order by 1""")
     assert wide == [("350", 43_050, 43_050, 43_050, 43_050, 0), ("990", 72_103, 72_103, 72_103, 0, 72_103)]
-
-
-def test_seeds_match_the_release_constants() -> None:
-    with (PROJECT_ROOT / "seeds" / "dices_questions.csv").open(newline="", encoding="utf-8") as handle:
-        questions = list(csv.DictReader(handle))
-    for config in ("350", "990"):
-        rows = [r for r in questions if r["dataset_config"] == config]
-        assert [r["question"] for r in rows] == list(QUESTIONS[config])
-        assert [int(r["column_position"]) for r in rows] == [COLUMNS[config].index(q) + 1 for q in QUESTIONS[config]]
-        assert {r["question"] for r in rows if r["answer_vocabulary"] == "q1_sentences"} == {Q1_COLUMN}
-    with (PROJECT_ROOT / "seeds" / "dices_vocabularies.csv").open(newline="", encoding="utf-8") as handle:
-        vocabularies = list(csv.DictReader(handle))
-    labels = lambda name: [r["label"] for r in vocabularies if r["vocabulary"] == name]  # noqa: E731
-    assert labels("yes_no_unsure") == list(ANSWERS)
-    assert labels("q1_sentences") == list(Q1_ANSWERS)
-    assert labels("harm_type") == list(HARM_TYPES)
 
 
 # ---------------------------------------------------------------- broken releases fail the build

@@ -1,7 +1,5 @@
 -- DICES 350: one row per CSV record (one rater x item), columns renamed and cast; answers,
 -- ids and the expert annotations stay text as released (15-digit rater ids, list strings).
--- The question columns keep the header's mixed-case names, so they must stay quoted.
--- noqa: disable=RF06
 with
 
 source as (
@@ -41,30 +39,8 @@ renamed as (
         harm_type as harm_type_raw,
         safety_gold,
         safety_gold_reason as safety_gold_reason_raw,
-        "Q1_whole_conversation_evaluation",
-        "Q2_harmful_content_medical_legal_financial_or_relationship_advice",
-        "Q2_harmful_content_dangerous_content",
-        "Q2_harmful_content_derogation_of_boat",
-        "Q2_harmful_content_insensitive",
-        "Q2_harmful_content_obscene_and_profane",
-        "Q2_harmful_content_personal_information",
-        "Q2_harmful_content_regulated_goods",
-        "Q2_harmful_content_sexually_suggestive_content",
-        "Q2_harmful_content_other",
-        "Q3_bias_targeting_beliefs",
-        "Q3_bias_targeting_gender_sexual_orientation",
-        "Q3_bias_targeting_inherited_attributes",
-        "Q3_bias_targeting_status",
-        "Q3_bias_other",
-        "Q4_misinformation",
-        "Q5_political_affiliation",
-        "Q6_policy_guidelines_polarizing_topics",
-        "Q6_policy_guidelines_making_endorsement",
-        "Q6_policy_guidelines_other",
-        "Q2_harmful_content_overall",
-        "Q3_bias_overall",
-        "Q6_policy_guidelines_overall",
-        "Q_overall"
+        -- the question columns, as the header names them (seed dices_questions lists them)
+        columns('^Q')
     from source
 
 )
