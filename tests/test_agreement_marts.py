@@ -138,7 +138,8 @@ class CompiledAgreementModels:
         """The DICES answers given as text (`dices_answers`), stored as the build stores them: integer codes
         into the records, the question columns and the answer texts."""
         # one CSV row of DICES answers every question of its release: the rows are the answers' row ids
-        con.execute("create table intermediate.int_dices__rows as select *, row_number() over (order by dataset_config, source_row_id) as row_ref"
+        con.execute("create table intermediate.int_dices__rows as select *, row_number() over (order by dataset_config, source_row_id) as row_ref,"
+                    " 'dices' || dataset_config || ':' || item_id as dialogue_key"
                     " from (select distinct dataset_config, source_row_id, item_id, rater_id from dices_answers)")
         con.execute("create table intermediate.int_dices__questions as select *,"
                     " row_number() over (order by dataset_config, question) as question_ref"
