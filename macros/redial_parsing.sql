@@ -52,26 +52,3 @@
 {% macro redial_release_year(movie_name) -%}
     try_cast(regexp_extract({{ movie_name }}, '\(([0-9]{4})\)\s*$', 1) as integer)
 {%- endmacro %}
-
-{#- The documented meaning of a movie-form answer (redial datasheet), null outside the vocabulary. -#}
-{% macro redial_form_label(question, value) -%}
-    case {{ question }}
-        when 'suggested' then
-            case {{ value }}
-                when 0 then 'mentioned by the seeker'
-                when 1 then 'suggested by the recommender'
-            end
-        when 'seen' then
-            case {{ value }}
-                when 0 then 'not seen'
-                when 1 then 'seen'
-                when 2 then 'did not say'
-            end
-        when 'liked' then
-            case {{ value }}
-                when 0 then 'did not like'
-                when 1 then 'liked'
-                when 2 then 'did not say'
-            end
-    end
-{%- endmacro %}

@@ -167,9 +167,9 @@ class CompiledAgreementModels:
         con.execute("create table reference.dices_questions as select * from read_csv(?, all_varchar = true) "
                     "where question in (select question from dices_answers)",
                     [str(PROJECT_ROOT / "seeds" / "dices_questions.csv")])
-        con.execute("create table reference.dices_vocabularies as select * from read_csv(?, all_varchar = true, "
-                    "types = {'position': 'INTEGER'})",
-                    [str(PROJECT_ROOT / "seeds" / "dices_vocabularies.csv")])
+        con.execute("create table reference.vocabularies as select * from read_csv(?, all_varchar = true, "
+                    "types = {'code': 'INTEGER'})",
+                    [str(PROJECT_ROOT / "seeds" / "vocabularies.csv")])
         self._code_dices_answers(con)
         for schema, name, sql in self.models:
             con.execute(f"create table {schema}.{name} as {sql}")

@@ -27,7 +27,6 @@ FILE_350 = Path("350/diverse_safety_adversarial_dialog_350.csv")
 FILE_990 = Path("990/diverse_safety_adversarial_dialog_990.csv")
 
 
-
 def ingest(db_path: Path, dices: Path) -> None:
     run_dwh(["ingest", "--dices", str(dices)], db_path, check=True)
 

@@ -19,7 +19,6 @@ def build_warehouse(db_path: Path, duo: Path) -> str:
     return built.stdout
 
 
-
 @pytest.fixture(scope="module")
 def real_warehouse(real_duo: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     db_path = tmp_path_factory.mktemp("real") / "warehouse.duckdb"

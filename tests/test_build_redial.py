@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from ingest.sample.redial import CONVERSATION_391
-from tests.conftest import query, run_dwh
+from tests.conftest import failing_rows, query, run_dwh
 
 FORM_QUESTIONS = ("suggested", "seen", "liked")
 
@@ -75,7 +75,6 @@ def write_release(folder: Path, train_lines: list[str], test_lines: list[str]) -
 def build(db_path: Path, release: Path) -> subprocess.CompletedProcess:
     run_dwh(["ingest", "--redial", str(release)], db_path, check=True)
     return run_dwh(["build"], db_path)
-
 
 
 def warned_tests(stdout: str) -> set[str]:
@@ -224,9 +223,8 @@ def test_form_label_outside_vocabulary_fails_naming_the_conversation(tmp_path: P
     release = write_release(tmp_path / "release", [json.dumps(conversation)], [])
     built = build(tmp_path / "warehouse.duckdb", release)
     assert built.returncode != 0
-    failure = built.stdout[built.stdout.index("FAIL: redial_seen_and_liked_are_0_1_or_2"):]
-    header, row = failure.splitlines()[1:3]
-    assert "dialogue_key" in header and "movie_id" in header and "value_raw" in header
-    assert "redial:391" in row and "151313" in row and "seen" in row and re.search(r"\b3\b", row)
+    offending = failing_rows(tmp_path / "warehouse.duckdb", "redial_form_answers_in_vocabulary")
+    assert offending == [{"dialogue_key": "redial:391", "form": "initiator", "movie_id": "151313",
+                          "question": "seen", "value_raw": "3", "vocabulary": "seen", "value": 3}]
     assert built.stderr.strip().startswith("dwh: error: dbt build failed")
-    assert "redial_seen_and_liked_are_0_1_or_2" in built.stderr
+    assert "redial_form_answers_in_vocabulary" in built.stderr

@@ -63,7 +63,7 @@ def test_the_question_seed_and_the_vocabularies_are_the_release_layout() -> None
         assert [r["question"] for r in rows] == list(QUESTIONS[config])
         assert [int(r["column_position"]) for r in rows] == [COLUMNS[config].index(q) + 1 for q in QUESTIONS[config]]
         assert {r["question"] for r in rows if r["answer_vocabulary"] == "q1_sentences"} == {Q1_COLUMN}
-    vocabularies = read_seed("dices_vocabularies")
+    vocabularies = [r for r in read_seed("vocabularies") if r["source"] == "dices"]
     labels = lambda name: [r["label"] for r in vocabularies if r["vocabulary"] == name]  # noqa: E731
     assert labels("yes_no_unsure") == list(ANSWERS)
     assert labels("q1_sentences") == list(Q1_ANSWERS)

@@ -18,7 +18,6 @@ def ingest_duo(db_path: Path, release: Path) -> None:
     run_ingest(db_path, [SourceRequest("duo", release)], progress=lambda _: None)
 
 
-
 @pytest.fixture
 def sample_release(tmp_path: Path) -> Path:
     write_duo_sample(tmp_path / "sample", scale=1, seed=7)

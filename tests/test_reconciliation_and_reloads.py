@@ -16,7 +16,6 @@ CONTENT_MARTS = ["dialogues", "turns", "raters", "ratings", "movie_mentions", "m
                  "published_statistics_comparison", "dices_ratings_wide"]
 
 
-
 def mart_fingerprints(db_path: Path) -> dict[str, tuple[int, str]]:
     """Row count and an order-independent hash of every row of each content mart."""
     return {

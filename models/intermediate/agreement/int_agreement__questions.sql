@@ -26,7 +26,8 @@ dices_questions as (
 
 dices_vocabularies as (
 
-    select * from {{ ref('dices_vocabularies') }}
+    select * from {{ ref('vocabularies') }}
+    where source = 'dices'
 
 ),
 

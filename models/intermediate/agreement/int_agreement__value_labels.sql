@@ -25,7 +25,8 @@ dices_questions as (
 
 dices_vocabularies as (
 
-    select * from {{ ref('dices_vocabularies') }}
+    select * from {{ ref('vocabularies') }}
+    where source = 'dices'
 
 ),
 
@@ -33,7 +34,7 @@ dices_values as (
 
     select
         questions.question_id,
-        cast(dices_vocabularies.position as integer) as value_code,
+        dices_vocabularies.code as value_code,
         dices_vocabularies.label as value_text,
         cast(null as double) as value_numeric
     from questions

@@ -20,6 +20,13 @@ listed_movies as (
 
 ),
 
+vocabularies as (
+
+    select * from {{ ref('vocabularies') }}
+    where source = 'redial'
+
+),
+
 forms as (
 
     select
@@ -138,12 +145,17 @@ joined as (
 
 ),
 
+-- the documented meaning of each answer (datasheet), from the vocabularies seed; null outside it
 final as (
 
     select
-        *,
-        {{ redial_form_label('question', 'value_numeric') }} as value_label
+        joined.*,
+        vocabularies.label as value_label
     from joined
+    left join vocabularies
+        on
+            joined.question = vocabularies.vocabulary
+            and joined.value_numeric = vocabularies.code
 
 )
 
