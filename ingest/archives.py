@@ -1,5 +1,6 @@
 """Safe extraction of release zips: only into a temporary folder, never outside it."""
 
+import shutil
 import zipfile
 from pathlib import Path, PurePosixPath
 
@@ -33,3 +34,49 @@ def extract_members(zip_path: Path, destination: Path, wanted: list[str] | None 
                 raise DwhError(f"{zip_path}: refusing member {info.filename!r}: it {reason}")
         chosen = [info for info in members if wanted is None or info.filename in wanted]
         return [Path(archive.extract(info, destination)) for info in chosen]
+
+
+def member_base_name(name: str) -> str:
+    """The base name of a zip member, whichever separator the zip used."""
+    return PurePosixPath(name.replace("\\", "/")).name
+
+
+def extract_by_base_name(zip_path: Path, destination: Path, names: list[str]) -> dict[str, tuple[Path, str]]:
+    """Copy the members whose base name is one of `names` out of a zip, flat into `destination`
+    (wherever the zip keeps them; macOS's `__MACOSX/` copies are skipped): base name -> (path on
+    disk, `zip!member` for messages). Every member name is checked first, and two members with
+    one wanted base name are ambiguous."""
+    try:
+        with zipfile.ZipFile(zip_path) as archive:
+            infos = [info for info in archive.infolist() if not info.is_dir()]
+            for info in infos:
+                reason = unsafe_member_reason(info.filename)
+                if reason:
+                    raise DwhError(f"{zip_path}: refusing member {info.filename!r}: it {reason}")
+            wanted = _members_by_base_name(zip_path, infos, names)
+            return {base: _copy_member(zip_path, archive, info, destination / base) for base, info in wanted.items()}
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise DwhError(f"{zip_path}: not a readable zip archive ({exc})") from exc
+
+
+def _members_by_base_name(zip_path: Path, infos: list[zipfile.ZipInfo], names: list[str]) -> dict[str, zipfile.ZipInfo]:
+    wanted: dict[str, zipfile.ZipInfo] = {}
+    for info in infos:
+        base = member_base_name(info.filename)
+        if base not in names or info.filename.startswith("__MACOSX/"):
+            continue
+        if base in wanted:
+            raise DwhError(f"{zip_path}: {base} appears twice ({wanted[base].filename!r} and {info.filename!r})")
+        wanted[base] = info
+    return wanted
+
+
+def _copy_member(zip_path: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo, target: Path) -> tuple[Path, str]:
+    """Copy one member's bytes to target (never to a path taken from the zip)."""
+    label = f"{zip_path}!{info.filename}"
+    try:
+        with archive.open(info) as source, target.open("wb") as sink:
+            shutil.copyfileobj(source, sink, 1 << 20)
+    except (zipfile.BadZipFile, OSError, EOFError) as exc:
+        raise DwhError(f"{label}: cannot be extracted ({exc})") from exc
+    return target, label

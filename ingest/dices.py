@@ -30,7 +30,16 @@ from ingest.dices_columns import COLUMNS, CONFIGS, RAW_TABLES
 from ingest.database import sql_string
 from ingest.errors import DwhError
 from ingest.file_facts import lines_at_offsets, refuse_another_release, refuse_unreadable_file, scanning
-from ingest.landing import FileReport, LoadContext, in_parallel, number_rows_in_file_order, record_file, replace_source_rows, transaction
+from ingest.landing import (
+    FileReport,
+    LoadContext,
+    in_parallel,
+    number_rows_in_file_order,
+    record_file,
+    record_rejects_from,
+    replace_source_rows,
+    transaction,
+)
 
 SOURCE = "dices"
 REJECT_ERRORS = "dices_reject_errors"
@@ -243,12 +252,13 @@ def _insert_rejects(ctx: LoadContext, found: DicesFile, physical_lines: dict[int
         "select unnest(?::ubigint[]) as line_byte_position, unnest(?::bigint[]) as physical_line",
         [list(physical_lines), list(physical_lines.values())],
     )
-    con.execute(
+    record_rejects_from(
+        ctx, SOURCE, found.file_path,
         f"""
-        insert into raw.ingest_rejects
-        select ?, '{SOURCE}', ?, any_value(lines.physical_line),
-            'row ' || (errors.line - 1) || ': ' || string_agg(distinct errors.problem, '; ' order by errors.problem),
-            ltrim(any_value(errors.csv_line), chr(13) || chr(10))
+        select any_value(lines.physical_line) as line_number,
+            'row ' || (errors.line - 1) || ': ' || string_agg(distinct errors.problem, '; ' order by errors.problem)
+                as reason,
+            ltrim(any_value(errors.csv_line), chr(13) || chr(10)) as raw_text
         from (
             select *, lower(error_type::varchar) || coalesce(' (column ' || column_name || ')', '')
                 || ': ' || error_message as problem
@@ -258,7 +268,6 @@ def _insert_rejects(ctx: LoadContext, found: DicesFile, physical_lines: dict[int
         group by errors.line
         order by errors.line
         """,
-        [ctx.load_id, found.file_path],
     )
     return int(con.execute(f"select count(distinct line) from temp.{REJECT_ERRORS}").fetchone()[0])
 

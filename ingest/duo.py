@@ -15,7 +15,7 @@ from ingest.archives import extract_members
 from ingest.database import sql_string_list
 from ingest.errors import DwhError
 from ingest.file_facts import refuse_another_release
-from ingest.landing import FileReport, LoadContext, record_reject, replace_source_rows
+from ingest.landing import FileReport, LoadContext, record_files_from, record_reject, replace_source_rows
 
 SOURCE = "duo"
 RELEASE_FILE_PATTERN = re.compile(r"(?:^|/)((ed|wow)/(en|ja)/[^/]+\.json)$")
@@ -104,14 +104,10 @@ def _land_tree(ctx: LoadContext, root: Path, given_root: Path) -> list[FileRepor
         [ctx.load_id],
     )
     _record_rejects(ctx)
-    con.execute(
-        """
-        insert into raw.ingest_files
-        select ?, 'duo', file_path, ?, sha256, size_bytes, 1,
-            (reject_reason is null)::int, (reject_reason is not null)::int
-        from duo_read
-        """,
-        [ctx.load_id, str(given_root)],
+    record_files_from(
+        ctx, SOURCE, str(given_root),
+        "select file_path, sha256, size_bytes, 1 as records_read, (reject_reason is null)::int as records_landed, "
+        "(reject_reason is not null)::int as records_rejected from duo_read",
     )
     return _folder_reports(ctx)
 

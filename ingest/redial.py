@@ -23,22 +23,30 @@ way: DuckDB spills, and chunks are bounded.
   ("does not look like ReDial JSONL").
 """
 
-import shutil
 import tempfile
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 from concurrent.futures import Future
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 import duckdb
 
-from ingest.archives import unsafe_member_reason
+from ingest.archives import extract_by_base_name
 from ingest.database import sql_string_list
 from ingest.errors import DwhError
 from ingest.file_facts import FileFacts, refuse_another_release, refuse_unreadable_file, scan_file, scanning
-from ingest.landing import FileReport, LoadContext, number_rows_in_file_order, record_file, record_reject, replace_source_rows, transaction
+from ingest.landing import (
+    FileReport,
+    LoadContext,
+    number_rows_in_file_order,
+    record_file,
+    record_reject,
+    record_rejects_from,
+    replace_source_rows,
+    transaction,
+)
 
 SOURCE = "redial"
 SPLIT_FILES = {"train_data.jsonl": "train", "test_data.jsonl": "test"}
@@ -233,50 +241,12 @@ def _release_files(folder: Path, label: str) -> dict[str, tuple[Path, str]]:
     return found
 
 
-def _member_base_name(name: str) -> str:
-    """The base name of a zip member, whichever separator the zip used."""
-    return PurePosixPath(name.replace("\\", "/")).name
-
-
 def _extract_release(zip_path: Path, destination: Path) -> dict[str, tuple[Path, str]]:
-    """Check every member name, then copy only the release files out of the zip, flat."""
-    try:
-        with zipfile.ZipFile(zip_path) as archive:
-            infos = [info for info in archive.infolist() if not info.is_dir()]
-            for info in infos:
-                reason = unsafe_member_reason(info.filename)
-                if reason:
-                    raise DwhError(f"{zip_path}: refusing member {info.filename!r}: it {reason}")
-            wanted = _wanted_members(zip_path, infos)
-            return {base: _copy_member(zip_path, archive, info, destination / base) for base, info in wanted.items()}
-    except (zipfile.BadZipFile, OSError) as exc:
-        raise DwhError(f"{zip_path}: not a readable zip archive ({exc})") from exc
-
-
-def _wanted_members(zip_path: Path, infos: list[zipfile.ZipInfo]) -> dict[str, zipfile.ZipInfo]:
-    """The release members by base name; two members with one release name are ambiguous."""
-    wanted: dict[str, zipfile.ZipInfo] = {}
-    for info in infos:
-        base = _member_base_name(info.filename)
-        if (base not in SPLIT_FILES and base != MOVIES_FILE) or info.filename.startswith("__MACOSX/"):
-            continue
-        if base in wanted:
-            raise DwhError(f"{zip_path}: {base} appears twice ({wanted[base].filename!r} and {info.filename!r})")
-        wanted[base] = info
-    if not any(name in wanted for name in SPLIT_FILES):
+    """Copy the release files out of the zip, flat; a zip without a split file is no ReDial release."""
+    files = extract_by_base_name(zip_path, destination, [*SPLIT_FILES, MOVIES_FILE])
+    if not any(name in files for name in SPLIT_FILES):
         raise DwhError(f"{zip_path}: neither train_data.jsonl nor test_data.jsonl is in this zip")
-    return wanted
-
-
-def _copy_member(zip_path: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo, target: Path) -> tuple[Path, str]:
-    """Copy one member's bytes to target (never to a path taken from the zip)."""
-    label = f"{zip_path}!{info.filename}"
-    try:
-        with archive.open(info) as source, target.open("wb") as sink:
-            shutil.copyfileobj(source, sink, 1 << 20)
-    except (zipfile.BadZipFile, OSError, EOFError) as exc:
-        raise DwhError(f"{label}: cannot be extracted ({exc})") from exc
-    return target, label
+    return files
 
 
 def _land_files(ctx: LoadContext, files: dict[str, tuple[Path, str]], given_path: str) -> list[FileReport]:
@@ -478,12 +448,9 @@ def _land_chunk(ctx: LoadContext, file_name: str, lines_before: int, chunk: byte
 
 def _insert_rejects(ctx: LoadContext, file_name: str) -> None:
     """Copy the rejected lines of redial_classified to raw.ingest_rejects."""
-    ctx.con.execute(
-        """
-        insert into raw.ingest_rejects
-        select ?, ?, ?, line_number, reason, shown from redial_classified where reason is not null order by line_number
-        """,
-        [ctx.load_id, SOURCE, file_name],
+    record_rejects_from(
+        ctx, SOURCE, file_name,
+        "select line_number, reason, shown as raw_text from redial_classified where reason is not null order by line_number",
     )
 
 
@@ -508,15 +475,14 @@ def _land_movies(ctx: LoadContext, path: Path, label: str) -> FileReport:
         """,
         [ctx.load_id, MOVIES_FILE, str(path)],
     ).fetchone()[0]
-    rejected = con.execute(
+    rejected = record_rejects_from(
+        ctx, SOURCE, MOVIES_FILE,
         """
-        insert into raw.ingest_rejects
-        select ?, ?, ?, line, 'CSV row: ' || string_agg(error_type || ': ' || error_message, '; '),
-            any_value(trim(csv_line, chr(10) || chr(13)))
+        select line as line_number, 'CSV row: ' || string_agg(error_type || ': ' || error_message, '; ') as reason,
+            any_value(trim(csv_line, chr(10) || chr(13))) as raw_text
         from redial_movies_rejects group by line order by line
         """,
-        [ctx.load_id, SOURCE, MOVIES_FILE],
-    ).fetchone()[0]
+    )
     con.execute("drop table redial_movies_rejects; drop table redial_movies_scans")
     return FileReport(SOURCE, MOVIES_FILE, landed + rejected, landed, rejected)
 
