@@ -114,9 +114,9 @@ class BenchPath:
 
 
 def dwh_command() -> list[str]:
-    """The `dwh` console script beside this Python, or `python -m ingest.cli`."""
+    """The `dwh` console script beside this Python, or `python -m dwh.cli`."""
     script = Path(sys.executable).parent / "dwh"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "ingest.cli"]
+    return [str(script)] if script.exists() else [sys.executable, "-m", "dwh.cli"]
 
 
 def ingest_args(sample_dir: Path) -> list[str]:

@@ -1,4 +1,4 @@
-"""`dwh ingest`: land the given sources into a staged copy, publish it, and report per file."""
+"""Land the requested sources into a database, and report per file (`dwh ingest` runs it on a staged copy)."""
 
 import uuid
 from collections.abc import Callable
@@ -13,7 +13,6 @@ from ingest import __version__
 from ingest.database import connect, ensure_raw_schema
 from ingest.errors import DwhError
 from ingest.landing import FileReport, LoadContext, in_parallel
-from ingest.publish import answering_a_full_disk, publish, refuse_unusable_warehouse, staged_copy, writer_lock
 from ingest.sources import SOURCES, Lander
 
 
@@ -35,19 +34,8 @@ def new_load_id() -> str:
     return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ-") + uuid.uuid4().hex[:8]
 
 
-def run_ingest(db_path: Path, requests: list[SourceRequest], progress: Callable[[str], None]) -> list[FileReport]:
-    """Land every requested source into a staged copy, then publish it: all or nothing."""
-    if not requests:
-        raise DwhError("nothing to ingest: give " + " and/or ".join(f"--{s.name}" for s in SOURCES))
-    refuse_unusable_warehouse(db_path)
-    with writer_lock(db_path), staged_copy(db_path) as staged, answering_a_full_disk(db_path):
-        reports = _land_into(staged, requests, progress)
-        publish(staged, db_path)
-    return reports
-
-
-def _land_into(db_path: Path, requests: list[SourceRequest], progress: Callable[[str], None]) -> list[FileReport]:
-    """Land into the staged copy statement by statement.
+def land_into(db_path: Path, requests: list[SourceRequest], progress: Callable[[str], None]) -> list[FileReport]:
+    """Land every request into the database at db_path (`dwh ingest` gives a staged copy), statement by statement.
 
     No enclosing transaction: the staged copy is what makes a load all or nothing (it is only
     published when every source landed), and committing as it goes lets DuckDB write large

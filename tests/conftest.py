@@ -19,7 +19,7 @@ def run_dwh(
     env = {**os.environ, "DWH_DB_PATH": str(db_path), **(env_overrides or {})}
     env.pop("DWH_DEBUG", None)
     completed = subprocess.run(
-        [sys.executable, "-m", "ingest.cli", *args], cwd=PROJECT_ROOT, env=env, capture_output=True, text=True
+        [sys.executable, "-m", "dwh.cli", *args], cwd=PROJECT_ROOT, env=env, capture_output=True, text=True
     )
     if check and completed.returncode != 0:
         raise AssertionError(f"dwh {' '.join(args)} exited {completed.returncode}\n{completed.stdout}\n{completed.stderr}")

@@ -81,9 +81,9 @@ def toy_warehouse(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]
 
     db_path = root / "warehouse.duckdb"
     for args in (["ingest", "--toy", str(release_dir / "toy.jsonl")], ["build"]):
-        # `python -m ingest.cli` in the copy runs the copy's package and dbt project
+        # `python -m dwh.cli` in the copy runs the copy's package and dbt project
         completed = subprocess.run(
-            [sys.executable, "-m", "ingest.cli", *args], cwd=project, capture_output=True, text=True,
+            [sys.executable, "-m", "dwh.cli", *args], cwd=project, capture_output=True, text=True,
             env={"PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin", "DWH_DB_PATH": str(db_path), "HOME": str(root)},
         )
         assert completed.returncode == 0, f"dwh {args[0]}:\n{completed.stdout[-6000:]}\n{completed.stderr[-3000:]}"

@@ -22,9 +22,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from ingest.sample.dices import write_dices_sample
-from ingest.sample.duo import write_duo_sample
-from ingest.sample.redial import write_redial_sample
+from dwh.sample.dices import write_dices_sample
+from dwh.sample.duo import write_duo_sample
+from dwh.sample.redial import write_redial_sample
 from tests import agreement_reference as reference
 from tests.conftest import PROJECT_ROOT, run_dwh
 

@@ -19,9 +19,9 @@ import duckdb
 import pytest
 
 from ingest.dices_columns import COLUMNS_350
-from ingest.sample.dices import write_dices_sample
-from ingest.sample.duo import write_duo_sample
-from ingest.sample.redial import CONVERSATION_391, generate_conversations
+from dwh.sample.dices import write_dices_sample
+from dwh.sample.duo import write_duo_sample
+from dwh.sample.redial import CONVERSATION_391, generate_conversations
 from tests.conftest import run_dwh
 
 

@@ -20,7 +20,7 @@ from ingest.dices_columns import (
     Q1_COLUMN,
     QUESTIONS,
 )
-from ingest.sample.dices import write_dices_sample
+from dwh.sample.dices import write_dices_sample
 from tests.conftest import failing_rows, query, run_dwh
 
 FILE_350 = Path("350/diverse_safety_adversarial_dialog_350.csv")
@@ -116,7 +116,7 @@ def test_dialogues_carry_parsed_expert_annotations(sample_warehouse: tuple[Path,
         select dataset_config, count(*), count(distinct source_file), min(language), min(setting)
         from marts.dialogues where source = 'dices' group by 1 order by 1""")
     assert counts == [("350", 350, 1, "en", "adversarial_safety"), ("990", 990, 1, "en", "adversarial_safety")]
-    # the sample's first items carry every quirk (ingest/sample/dices.py FORCED_ITEMS)
+    # the sample's first items carry every quirk (dwh/sample/dices.py FORCED_ITEMS)
     first = query(db_path, """
         select source_dialogue_id, degree_of_harm, harm_types, harm_type_raw, safety_gold, safety_gold_reasons
         from marts.dialogues where dataset_config = '350' and source_dialogue_id in ('0', '1', '2', '3')

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.sample.redial import CONVERSATION_391
+from dwh.sample.redial import CONVERSATION_391
 from tests.conftest import failing_rows, query, run_dwh
 
 FORM_QUESTIONS = ("suggested", "seen", "liked")

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from ingest.build_progress import BuildProgress
-from ingest.cli import say_progress
+from dwh.build_progress import BuildProgress
+from dwh.cli import say_progress
 
 
 class SlowTerminal(io.StringIO):

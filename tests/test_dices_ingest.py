@@ -12,7 +12,7 @@ from ingest.dices import land_dices
 from ingest.dices_columns import COLUMNS_350, COLUMNS_990, QUESTIONS_350, QUESTIONS_990
 from ingest.errors import DwhError
 from ingest.landing import LoadContext
-from ingest.sample.dices import write_dices_sample
+from dwh.sample.dices import write_dices_sample
 
 # The released headers, copied from REAL_RELEASES.md independently of ingest/dices_columns.py.
 HEADER_350 = (

@@ -24,7 +24,7 @@ from ingest.dices_columns import (
     RACES,
 )
 from ingest.errors import DwhError
-from ingest.sample.dices import write_dices_sample
+from dwh.sample.dices import write_dices_sample
 
 # test_dices_ingest.py checks these constants against the literal released headers.
 HEADER_350, HEADER_990 = HEADER_LINES["350"].rstrip("\n"), HEADER_LINES["990"].rstrip("\n")

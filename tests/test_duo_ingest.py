@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from ingest.errors import DwhError
-from ingest.loading import SourceRequest, run_ingest
-from ingest.sample.duo import write_duo_sample
+from dwh.load import run_ingest
+from ingest.loading import SourceRequest
+from dwh.sample.duo import write_duo_sample
 from tests.conftest import query
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.sample.duo import write_duo_sample
+from dwh.sample.duo import write_duo_sample
 from ingest.settings import PROJECT_ROOT
 
 

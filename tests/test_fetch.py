@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from ingest.errors import DwhError
-from ingest.fetch import DUO_COMMIT, OFFICIAL_RELEASES, Release, fetch_releases, mirrored_url
+from dwh.fetch import DUO_COMMIT, OFFICIAL_RELEASES, Release, fetch_releases, mirrored_url
 from tests.conftest import run_dwh
 
 

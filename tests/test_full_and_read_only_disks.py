@@ -33,7 +33,7 @@ def in_small_mount(size: str, steps: list[str], tmp_path: Path) -> list[str]:
     """Run `steps` (shell lines; `dwh` is the project's command on $MOUNT/warehouse.duckdb) on a fresh
     tmpfs of `size`; returns the output of each step (stdout and stderr, without progress lines, then
     `exit=N`), then the listing of the mount."""
-    dwh = f"DWH_DB_PATH={MOUNT}/warehouse.duckdb {shlex.quote(sys.executable)} -m ingest.cli"
+    dwh = f"DWH_DB_PATH={MOUNT}/warehouse.duckdb {shlex.quote(sys.executable)} -m dwh.cli"
     script = [f"mount -t tmpfs -o size={size} tmpfs {MOUNT} || exit 99", f"cd {shlex.quote(str(PROJECT_ROOT))}"]
     for step in steps:
         script += [step.replace("dwh ", dwh + " ", 1) + " 2>&1 | grep -v '^landing '; echo \"exit=${PIPESTATUS[0]}\"",

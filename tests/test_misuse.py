@@ -19,7 +19,7 @@ from tests.conftest import PROJECT_ROOT
 def run_dwh_with(env_overrides: dict[str, str], args: list[str]) -> subprocess.CompletedProcess:
     env = {**os.environ, **env_overrides}
     env.pop("DWH_DEBUG", None)
-    return subprocess.run([sys.executable, "-m", "ingest.cli", *args], cwd=PROJECT_ROOT, env=env,
+    return subprocess.run([sys.executable, "-m", "dwh.cli", *args], cwd=PROJECT_ROOT, env=env,
                           capture_output=True, text=True, check=False)
 
 
@@ -105,7 +105,7 @@ def release_accounting(db_path: Path) -> tuple[list[tuple], list[tuple]]:
 
 
 def test_fifos_and_dangling_links_in_a_duo_tree_are_rejected_by_name(tmp_path: Path) -> None:
-    from ingest.sample.duo import write_duo_sample
+    from dwh.sample.duo import write_duo_sample
 
     write_duo_sample(tmp_path / "release", seed=11)
     tree = tmp_path / "release" / "duo"
@@ -113,7 +113,7 @@ def test_fifos_and_dangling_links_in_a_duo_tree_are_rejected_by_name(tmp_path: P
     os.mkfifo(tree / "ed" / "en" / "a_fifo.json")  # opening it for reading would wait forever
     (tree / "wow" / "ja" / "dangling.json").symlink_to(tmp_path / "nowhere.json")
     db_path = tmp_path / "warehouse.duckdb"
-    completed = subprocess.run([sys.executable, "-m", "ingest.cli", "ingest", "--duo", str(tree)], cwd=PROJECT_ROOT,
+    completed = subprocess.run([sys.executable, "-m", "dwh.cli", "ingest", "--duo", str(tree)], cwd=PROJECT_ROOT,
                                env={**os.environ, "DWH_DB_PATH": str(db_path)}, capture_output=True, text=True,
                                timeout=300, check=False)
     assert completed.returncode == 0, completed.stderr
@@ -153,7 +153,7 @@ def test_a_dices_or_redial_file_that_is_no_regular_file_is_refused_by_name(
     if not (tmp_path / "redial" / "train_data.jsonl").is_symlink():  # a regular split beside the odd file
         (tmp_path / "redial" / "train_data.jsonl").touch()
     db_path = tmp_path / "warehouse.duckdb"
-    completed = subprocess.run([sys.executable, "-m", "ingest.cli", "ingest", flag, str(tmp_path / given)],
+    completed = subprocess.run([sys.executable, "-m", "dwh.cli", "ingest", flag, str(tmp_path / given)],
                                cwd=PROJECT_ROOT, env={**os.environ, "DWH_DB_PATH": str(db_path)},
                                capture_output=True, text=True, timeout=120, check=False)
     assert completed.returncode == 1
@@ -164,9 +164,10 @@ def test_a_dices_or_redial_file_that_is_no_regular_file_is_refused_by_name(
 
 
 def test_a_file_deleted_between_listing_and_reading_is_a_reject(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dwh.load import run_ingest
+    from dwh.sample.duo import write_duo_sample
     from ingest import duo
-    from ingest.loading import SourceRequest, run_ingest
-    from ingest.sample.duo import write_duo_sample
+    from ingest.loading import SourceRequest
 
     write_duo_sample(tmp_path / "release", seed=11)
     tree = tmp_path / "release" / "duo"
@@ -301,7 +302,7 @@ def test_a_stopped_build_takes_its_dbt_child_with_it(stop_signal: signal.Signals
     env.pop("DWH_DEBUG", None)
     stderr_path = tmp_path / "stderr.txt"  # a file, not a pipe: an orphan holding a pipe would hide itself
     with open(stderr_path, "w", encoding="utf-8") as stderr_file:
-        build = subprocess.Popen([sys.executable, "-m", "ingest.cli", "build"], cwd=PROJECT_ROOT, env=env,
+        build = subprocess.Popen([sys.executable, "-m", "dwh.cli", "build"], cwd=PROJECT_ROOT, env=env,
                                  stdout=subprocess.DEVNULL, stderr=stderr_file)
     dbt_pid = None
     try:
@@ -362,7 +363,7 @@ def test_ctrl_c_at_any_moment_exits_130_with_one_line(command: str, after_second
            "DBT_LOG_PATH": str(tmp_path / "logs")}
     env.pop("DWH_DEBUG", None)
     # its own process group, as a shell's foreground job: Ctrl-C reaches dwh and its dbt child alike
-    running = subprocess.Popen([sys.executable, "-m", "ingest.cli", *args], cwd=PROJECT_ROOT, env=env,
+    running = subprocess.Popen([sys.executable, "-m", "dwh.cli", *args], cwd=PROJECT_ROOT, env=env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
     time.sleep(after_seconds)
     os.killpg(running.pid, stop_signal)

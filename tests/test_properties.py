@@ -18,7 +18,7 @@ from ingest.duo import land_duo
 from ingest.errors import DwhError
 from ingest.landing import LoadContext
 from ingest.redial import land_redial
-from ingest.sample.redial import CONVERSATION_391
+from dwh.sample.redial import CONVERSATION_391
 
 PROPERTY_SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
@@ -131,7 +131,7 @@ def test_whole_file_reader_lands_exactly_what_the_chunked_path_lands(
 
 def small_dices_350(root: Path) -> tuple[bytes, list[bytes]]:
     """Header and records (as raw bytes, multi-line contexts included) of a small 350 sample."""
-    from ingest.sample.dices import write_dices_sample
+    from dwh.sample.dices import write_dices_sample
 
     path = write_dices_sample(root, seed=4, items_350=1, items_990=1)[0]
     import csv

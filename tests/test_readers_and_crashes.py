@@ -12,7 +12,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from ingest.sample.duo import write_duo_sample
+from dwh.sample.duo import write_duo_sample
 from tests.conftest import PROJECT_ROOT, run_dwh
 
 # A BI tool's connection: SQLAlchemy + duckdb_engine, read-only, held open while the warehouse is rebuilt.
@@ -57,7 +57,7 @@ def wait_for(path: Path, timeout: float = 60.0) -> None:
 def start_dwh(args: list[str], db_path: Path) -> subprocess.Popen:
     env = {**os.environ, "DWH_DB_PATH": str(db_path)}
     return subprocess.Popen(
-        [sys.executable, "-m", "ingest.cli", *args], cwd=PROJECT_ROOT, env=env,
+        [sys.executable, "-m", "dwh.cli", *args], cwd=PROJECT_ROOT, env=env,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
     )
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from ingest.sample.dices import write_dices_sample
-from ingest.sample.duo import write_duo_sample
-from ingest.sample.redial import write_redial_sample
+from dwh.sample.dices import write_dices_sample
+from dwh.sample.duo import write_duo_sample
+from dwh.sample.redial import write_redial_sample
 from tests.conftest import query, run_dwh
 
 # Marts whose content depends only on the files (the reconciliation marts also carry load ids).

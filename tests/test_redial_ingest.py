@@ -11,9 +11,10 @@ import pytest
 from ingest.database import connect, ensure_raw_schema
 from ingest.errors import DwhError
 from ingest.landing import FileReport, LoadContext
-from ingest.loading import SourceRequest, run_ingest
+from dwh.load import run_ingest
+from ingest.loading import SourceRequest
 from ingest.redial import land_redial
-from ingest.sample.redial import write_redial_sample
+from dwh.sample.redial import write_redial_sample
 
 # Conversation 391 exactly as the dataset card prints it (Data Instances).
 CARD_391_TEXT = """

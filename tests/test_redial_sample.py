@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.sample.redial import generate_conversations, write_redial_sample
+from dwh.sample.redial import generate_conversations, write_redial_sample
 from tests.test_redial_ingest import CARD_391_TEXT
 
 MENTION = re.compile(r"@(\d+)")

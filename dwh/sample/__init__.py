@@ -3,9 +3,9 @@
 from pathlib import Path
 
 from ingest.errors import DwhError
-from ingest.sample.dices import write_dices_sample
-from ingest.sample.duo import write_duo_sample
-from ingest.sample.redial import write_redial_sample
+from dwh.sample.dices import write_dices_sample
+from dwh.sample.duo import write_duo_sample
+from dwh.sample.redial import write_redial_sample
 
 
 def write_sample(out_dir: Path, scale: int = 1, seed: int = 0) -> list[Path]:

@@ -6,7 +6,7 @@ import signal
 import sys
 from pathlib import Path
 
-from ingest import INTERRUPTED
+from dwh import INTERRUPTED
 from ingest.errors import DwhError
 from ingest.settings import warehouse_path
 from ingest.sources import SOURCES
@@ -133,8 +133,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
+    from dwh.load import run_ingest
     from ingest.database import check_memory_limit
-    from ingest.loading import SourceRequest, format_reports, run_ingest
+    from ingest.loading import SourceRequest, format_reports
 
     requests = [SourceRequest(source.name, path) for source in SOURCES if (path := getattr(args, source.name))]
     db_path = warehouse_path()
@@ -154,7 +155,7 @@ def say_progress(step: str) -> None:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from ingest.build import build_and_publish
+    from dwh.build import build_and_publish
     from ingest.database import check_memory_limit
 
     db_path = warehouse_path()
@@ -164,7 +165,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_sample(args: argparse.Namespace) -> int:
-    from ingest.sample import write_sample
+    from dwh.sample import write_sample
 
     if args.scale < 1:
         raise DwhError(f"--scale must be a positive integer, got {args.scale}")
@@ -174,7 +175,7 @@ def cmd_sample(args: argparse.Namespace) -> int:
 
 
 def cmd_fetch(args: argparse.Namespace) -> int:
-    from ingest.fetch import OFFICIAL_RELEASES, fetch_releases
+    from dwh.fetch import OFFICIAL_RELEASES, fetch_releases
 
     wanted = {name.strip() for name in args.only.split(",")} if args.only else {"duo", "redial", "dices"}
     unknown = wanted - {"duo", "redial", "dices"}
@@ -187,21 +188,21 @@ def cmd_fetch(args: argparse.Namespace) -> int:
 
 
 def cmd_summary(args: argparse.Namespace) -> int:
-    from ingest.summary import marts_summary
+    from dwh.summary import marts_summary
 
     print(marts_summary(warehouse_path()))
     return 0
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from ingest.report import write_report
+    from dwh.report import write_report
 
     print(f"report: {write_report(warehouse_path(), args.out).resolve()}")
     return 0
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from ingest.export import export_warehouse
+    from dwh.export import export_warehouse
 
     manifest = export_warehouse(warehouse_path(), args.out)
     print(f"export: {manifest.parent.resolve()} (manifest: {manifest.name})")

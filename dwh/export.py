@@ -23,7 +23,7 @@ from tqdm import tqdm
 
 from ingest.database import connect_read_only, sql_string
 from ingest.errors import DwhError
-from ingest.fetch import sha256_of
+from dwh.fetch import sha256_of
 
 EXPORTED_SCHEMAS = ("marts", "reference")
 PARTITION_COLUMN = "source"

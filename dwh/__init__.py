@@ -1,0 +1,25 @@
+"""The `dwh` command and what it runs (build, publish, fetch, sample, summary, report, export) over
+`ingest`, which only lands the releases into the raw schema."""
+
+import os
+import signal
+import sys
+
+from ingest import __version__
+
+__all__ = ["INTERRUPTED", "__version__"]
+
+INTERRUPTED = "dwh: interrupted; the warehouse is left as it was before this command"
+
+
+def _interrupted_while_starting(signum: int, frame: object) -> None:
+    """Ctrl-C before `dwh`'s main has its handlers (while Python imports it): the same one line as
+    later, no traceback. (`dwh.cli.main` replaces this handler first thing.)"""
+    sys.stderr.write(INTERRUPTED + "\n")
+    os._exit(130)
+
+
+# Only when this package is the `dwh` command (or `python -m dwh.cli`), never when imported by
+# other code. sys.argv[0] is "-m" while `python -m` imports the module's package.
+if os.path.basename(sys.argv[0]) in ("dwh", "-m"):
+    signal.signal(signal.SIGINT, _interrupted_while_starting)
