@@ -55,8 +55,6 @@ LAYOUT_HINT = "expected redial_dataset.zip, or a folder or path holding train_da
 MOVIES_HEADER = "movieId,movieName,nbMentions"
 LINES_TABLE = "raw.redial_conversations"
 TABLES = [LINES_TABLE, "raw.redial_movies"]
-# The CSV-reader path for whole files; tests turn it off to compare it with the chunked path.
-LAND_WHOLE_FILES = True
 # Lines are classified this many bytes at a time, so that memory does not grow with the file.
 CHUNK_BYTES = 4 << 20
 # A ReDial conversation is a few kilobytes on one line; a line longer than this is rejected as
@@ -213,19 +211,29 @@ from read_csv(?, auto_detect = false, header = true, delim = ',', quote = '"', e
 """
 
 
-def land_redial(ctx: LoadContext, path: Path) -> list[FileReport]:
+@dataclass(frozen=True)
+class JsonlReading:
+    """How the split files are read. whole_files: DuckDB's CSV reader first (checked against the
+    file's bytes), newline-aligned chunks of chunk_bytes only where it cannot reproduce the file;
+    False reads in chunks only (the tests compare both paths, with tiny chunks)."""
+
+    whole_files: bool = True
+    chunk_bytes: int = CHUNK_BYTES
+
+
+def land_redial(ctx: LoadContext, path: Path, reading: JsonlReading = JsonlReading()) -> list[FileReport]:
     """Land a ReDial release zip, folder or split file; replaces whatever ReDial rows earlier loads left."""
     refuse_unreadable_file(path, f"give the release zip or its folder ({LAYOUT_HINT})")
     if not path.exists():
         raise DwhError(f"{path}: no such file or folder ({LAYOUT_HINT})")
     replace_source_rows(ctx, SOURCE, TABLES)
     if path.is_dir():
-        return _land_files(ctx, _release_files(path, str(path)), str(path))
+        return _land_files(ctx, _release_files(path, str(path)), str(path), reading)
     if path.name in SPLIT_FILES:
-        return _land_files(ctx, {path.name: (path, str(path))}, str(path))
+        return _land_files(ctx, {path.name: (path, str(path))}, str(path), reading)
     if zipfile.is_zipfile(path):
         with tempfile.TemporaryDirectory(prefix="dwh-redial-") as extracted:
-            return _land_files(ctx, _extract_release(path, Path(extracted)), str(path))
+            return _land_files(ctx, _extract_release(path, Path(extracted)), str(path), reading)
     refuse_another_release(path, "a ReDial release file", own_kind="ReDial")
     raise DwhError(f"{path}: not a zip, and not train_data.jsonl / test_data.jsonl ({LAYOUT_HINT})")
 
@@ -249,7 +257,7 @@ def _extract_release(zip_path: Path, destination: Path) -> dict[str, tuple[Path,
     return files
 
 
-def _land_files(ctx: LoadContext, files: dict[str, tuple[Path, str]], given_path: str) -> list[FileReport]:
+def _land_files(ctx: LoadContext, files: dict[str, tuple[Path, str]], given_path: str, reading: JsonlReading) -> list[FileReport]:
     """Land the split files (train first) and the movie list when present; one report each."""
     reports = []
     for name in [*SPLIT_FILES, MOVIES_FILE]:
@@ -261,7 +269,7 @@ def _land_files(ctx: LoadContext, files: dict[str, tuple[Path, str]], given_path
                 facts = scan_file(path, label)
                 report = _land_movies(ctx, path, label)
             else:
-                report, facts = _land_jsonl(ctx, path, name, label)
+                report, facts = _land_jsonl(ctx, path, name, label, reading)
         except duckdb.Error as exc:
             raise DwhError(f"{label}: {str(exc).splitlines()[0]}") from exc
         record_file(ctx, report, given_path, facts.sha256, facts.size_bytes)
@@ -333,17 +341,17 @@ def _skip_overlong_line(handle: BinaryIO, pending: list[bytes], pending_bytes: i
     return OverlongLine(line_number, size_bytes, start)
 
 
-def _land_jsonl(ctx: LoadContext, path: Path, file_name: str, label: str) -> tuple[FileReport, FileFacts]:
+def _land_jsonl(ctx: LoadContext, path: Path, file_name: str, label: str, reading: JsonlReading) -> tuple[FileReport, FileFacts]:
     """Land one split file: good lines to raw.redial_conversations, the others to raw.ingest_rejects.
     A file in which nothing lands is refused whole."""
     with scanning(path, label) as scan:
-        landed_whole = LAND_WHOLE_FILES and _land_whole_file(ctx, path, file_name, scan)
+        landed_whole = reading.whole_files and _land_whole_file(ctx, path, file_name, scan)
         facts = scan.result()
     if landed_whole:
         read = facts.physical_lines  # what _land_whole_file landed, checked against the file
         json_lines, rejected, first_reject = _reject_landed_lines(ctx, file_name, read)
     else:
-        read, json_lines, rejected, first_reject = _land_in_chunks(ctx, path, file_name)
+        read, json_lines, rejected, first_reject = _land_in_chunks(ctx, path, file_name, reading.chunk_bytes)
     ctx.con.execute("drop table if exists redial_classified")
     _refuse_foreign_file(label, read, json_lines, rejected, first_reject)
     return FileReport(SOURCE, file_name, read, read - rejected, rejected), facts
@@ -395,12 +403,12 @@ def _reject_landed_lines(ctx: LoadContext, file_name: str, lines_read: int) -> t
     return lines_read - not_json, rejected, _first_reject(ctx)
 
 
-def _land_in_chunks(ctx: LoadContext, path: Path, file_name: str) -> tuple[int, int, int, tuple | None]:
+def _land_in_chunks(ctx: LoadContext, path: Path, file_name: str, chunk_bytes: int) -> tuple[int, int, int, tuple | None]:
     """Land one file chunk by chunk (the exact path for files the CSV reader cannot reproduce).
     Returns (lines read, lines that are valid JSON, rejected, first reject)."""
     read = json_lines = rejected = 0
     first_reject = None
-    for lines_before, chunk in newline_aligned_chunks(path):
+    for lines_before, chunk in newline_aligned_chunks(path, chunk_bytes):
         if isinstance(chunk, OverlongLine):
             reason = f"line too long: {chunk.size_bytes} bytes, more than the {MAX_LINE_BYTES} a line may have"
             text = chunk.start.decode("utf-8", errors="replace") + " …"

@@ -5,6 +5,7 @@ landing code must account for every one: landed + rejected = read, and no except
 DwhError with a message naming the file.
 """
 
+import functools
 import json
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from ingest.database import connect, ensure_raw_schema
 from ingest.duo import land_duo
 from ingest.errors import DwhError
 from ingest.landing import LoadContext
-from ingest.redial import land_redial
+from ingest.redial import JsonlReading, land_redial
 from dwh.sample.redial import CONVERSATION_391
 
 PROPERTY_SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -93,16 +94,11 @@ def test_every_redial_line_is_landed_or_rejected(tmp_path_factory: pytest.TempPa
 
 def landed_lines_and_rejects(root: Path, whole_files: bool) -> tuple:
     """What landing `root` leaves (ReDial rows and rejects), or the error it raises."""
-    import ingest.redial
-
     db_path = root / f"whole-{whole_files}.duckdb"
-    ingest.redial.LAND_WHOLE_FILES = whole_files
     try:
-        land(db_path, land_redial, root)
+        land(db_path, functools.partial(land_redial, reading=JsonlReading(whole_files=whole_files)), root)
     except DwhError as exc:
         return ("error", str(exc))
-    finally:
-        ingest.redial.LAND_WHOLE_FILES = True
     with duckdb.connect(str(db_path), read_only=True) as con:
         return (
             con.execute("select split, line_number, raw_line from raw.redial_conversations order by 1, 2").fetchall(),

@@ -13,7 +13,7 @@ from ingest.errors import DwhError
 from ingest.landing import FileReport, LoadContext
 from dwh.load import run_ingest
 from ingest.loading import SourceRequest
-from ingest.redial import land_redial
+from ingest.redial import JsonlReading, land_redial
 from dwh.sample.redial import write_redial_sample
 
 # Conversation 391 exactly as the dataset card prints it (Data Instances).
@@ -247,9 +247,10 @@ def con(tmp_path: Path) -> duckdb.DuckDBPyConnection:
     connection.close()
 
 
-def land(con: duckdb.DuckDBPyConnection, path: Path, load_id: str = "test-load") -> list[FileReport]:
+def land(con: duckdb.DuckDBPyConnection, path: Path, load_id: str = "test-load",
+         reading: JsonlReading = JsonlReading()) -> list[FileReport]:
     """Land statement by statement, as `dwh ingest` does inside its staged copy of the warehouse."""
-    return land_redial(LoadContext(con, load_id), path)
+    return land_redial(LoadContext(con, load_id), path, reading)
 
 
 def write_release(folder: Path, train: list[str] | None, test: list[str] | None, newline: str = "\n") -> Path:
@@ -559,7 +560,7 @@ def test_small_sample_zip_lands_without_rejects(con: duckdb.DuckDBPyConnection, 
 
 @pytest.mark.parametrize("chunk_bytes", [1, 700, 4096])
 def test_small_chunks_land_exactly_what_one_chunk_lands(
-    con: duckdb.DuckDBPyConnection, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk_bytes: int
+    con: duckdb.DuckDBPyConnection, tmp_path: Path, chunk_bytes: int
 ) -> None:
     """The chunked path (for files the CSV reader cannot reproduce) lands what the whole-file path
     lands; chunk boundaries must not move or lose a line."""
@@ -570,11 +571,7 @@ def test_small_chunks_land_exactly_what_one_chunk_lands(
     (folder / "train_data.jsonl").write_bytes((folder / "train_data.jsonl").read_bytes() + b'{"cut": ')
     land(con, folder)
     whole = (landed(con), rejects(con))
-    import ingest.redial
-
-    monkeypatch.setattr(ingest.redial, "LAND_WHOLE_FILES", False)
-    monkeypatch.setattr(ingest.redial, "CHUNK_BYTES", chunk_bytes)
-    land(con, folder)
+    land(con, folder, reading=JsonlReading(whole_files=False, chunk_bytes=chunk_bytes))
     assert (landed(con), rejects(con)) == whole
     assert [line for _, line, _, _ in whole[1]] == [4, 8, 13]
 
@@ -600,12 +597,10 @@ def test_a_large_file_keeps_every_line_number_across_the_readers_batches(con: du
 @pytest.mark.parametrize("chunk_bytes", [None, 1000, 7])
 @pytest.mark.parametrize("overlong_is_last", [False, True], ids=["in-the-middle", "last-without-newline"])
 def test_a_line_longer_than_the_limit_is_rejected_as_too_long_and_never_held_whole(
-    con: duckdb.DuckDBPyConnection, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk_bytes: int | None,
+    con: duckdb.DuckDBPyConnection, tmp_path: Path, chunk_bytes: int | None,
     overlong_is_last: bool,
 ) -> None:
     """A 9 MB line (the limit is 8 MiB) is a reject with its line number and size; the lines around it land."""
-    import ingest.redial
-
     overlong = '{"conversationId": "9", "messages": [{"text": "' + "a" * (9 << 20) + '"}]}'
     lines = [conversation_line("1"), overlong, conversation_line("3")]
     if overlong_is_last:
@@ -613,10 +608,9 @@ def test_a_line_longer_than_the_limit_is_rejected_as_too_long_and_never_held_who
     folder = write_release(tmp_path / "release", lines, None)
     if overlong_is_last:  # no final newline after the long line
         (folder / "train_data.jsonl").write_bytes((folder / "train_data.jsonl").read_bytes()[:-1])
-    if chunk_bytes:  # the small chunks only the chunked path reads with
-        monkeypatch.setattr(ingest.redial, "LAND_WHOLE_FILES", False)
-        monkeypatch.setattr(ingest.redial, "CHUNK_BYTES", chunk_bytes)
-    reports = land(con, folder)
+    # the small chunks only the chunked path reads with
+    reading = JsonlReading(whole_files=False, chunk_bytes=chunk_bytes) if chunk_bytes else JsonlReading()
+    reports = land(con, folder, reading=reading)
     assert reports == [FileReport("redial", "train_data.jsonl", len(lines), len(lines) - 1, 1)]
     assert [row[1] for row in landed(con)] == ([1] if overlong_is_last else [1, 3])
     [(file_path, line_number, reason, raw_text)] = rejects(con)
