@@ -141,8 +141,3 @@ def sql_string(text: str) -> str:
     the duckdb module import pandas, which costs more than half a second per process.
     """
     return "'" + text.replace("'", "''") + "'"
-
-
-def sql_string_list(texts: list[str]) -> str:
-    """A SQL list literal of strings (typed, so that an empty list is a list of strings too)."""
-    return "cast([" + ", ".join(sql_string(text) for text in texts) + "] as varchar[])"

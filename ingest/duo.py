@@ -9,52 +9,18 @@ import json
 import re
 import tempfile
 import zipfile
+from importlib import resources
 from pathlib import Path
 
 from ingest.archives import extract_members
-from ingest.database import sql_string_list
 from ingest.errors import DwhError
 from ingest.file_facts import refuse_another_release
 from ingest.landing import FileReport, LoadContext, record_files_from, record_reject, replace_source_rows
 
 SOURCE = "duo"
 RELEASE_FILE_PATTERN = re.compile(r"(?:^|/)((ed|wow)/(en|ja)/[^/]+\.json)$")
+READ_FILES_SQL = (resources.files("ingest") / "sql" / "duo" / "read_files.sql").read_text(encoding="utf-8")
 
-# Classifies every read file: reason is null for a file that lands.
-CLASSIFY_SQL = r"""
-create or replace temp table duo_read as
-with files as (
-    select
-        filename,
-        regexp_extract(replace(filename, '\', '/'), '((ed|wow)/(en|ja)/[^/]+\.json)$', 1) as file_path,
-        regexp_extract(replace(filename, '\', '/'), '(ed|wow)/(en|ja)/[^/]+\.json$', 2) as language,
-        regexp_extract(replace(filename, '\', '/'), '(ed|wow)/(en|ja)/[^/]+\.json$', 1) as setting,
-        size as size_bytes,
-        sha256(content) as sha256,
-        try(decode(content)) as raw_json
-    from read_blob($files)
-),
-parsed as (
-    select
-        *,
-        raw.without_byte_order_mark(raw_json) as json_text
-    from files
-)
-select
-    *,
-    case
-        when raw_json is null then 'not valid UTF-8 text'
-        when trim(json_text) = '' then 'empty file'
-        when not json_valid(json_text) then 'not valid JSON'
-        when json_type(json_text::json) <> 'OBJECT' then 'top-level JSON value is not an object'
-        when json_extract(json_text, '$.dialogue_id') is null then 'missing key "dialogue_id"'
-        when json_type(json_text::json, '$.dialogue') is distinct from 'ARRAY'
-            then 'missing or non-list key "dialogue"'
-        when json_extract(json_text, '$.subjective_evaluation') is null
-            then 'missing key "subjective_evaluation"'
-    end as reject_reason
-from parsed
-"""
 
 
 def land_duo(ctx: LoadContext, path: Path) -> list[FileReport]:
@@ -89,7 +55,7 @@ def _land_tree(ctx: LoadContext, root: Path, given_root: Path) -> list[FileRepor
     # their own paths, so their order is not needed, and memory stays within its limit.
     con.execute("set preserve_insertion_order = false")
     try:
-        con.execute(CLASSIFY_SQL.replace("$files", sql_string_list([str(p) for p in readable])))
+        con.execute(READ_FILES_SQL, [[str(p) for p in readable]])
     finally:
         con.execute("reset preserve_insertion_order")
     _account_for_unread_files(ctx, files)

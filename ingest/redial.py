@@ -27,6 +27,7 @@ import tempfile
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
+from importlib import resources
 from typing import BinaryIO
 from concurrent.futures import Future
 from pathlib import Path
@@ -34,7 +35,6 @@ from pathlib import Path
 import duckdb
 
 from ingest.archives import extract_by_base_name
-from ingest.database import sql_string_list
 from ingest.errors import DwhError
 from ingest.file_facts import FileFacts, refuse_another_release, refuse_unreadable_file, scan_file, scanning
 from ingest.landing import (
@@ -63,152 +63,10 @@ MAX_LINE_BYTES = 8 << 20
 OVERLONG_SHOWN_BYTES = 200
 SKIP_READ_BYTES = 1 << 20
 
-# Lines of a chunk of valid UTF-8 text, numbered from the chunk's first line (the second
-# parameter). `parts` has one element more than the chunk has line terminators.
-TEXT_LINES_SQL = r"""
-with src as (select string_split(cast(? as varchar), chr(10)) as parts),
-numbered as (
-    select
-        unnest(parts) as part,
-        generate_subscripts(parts, 1) + ? as line_number,
-        len(parts) + ? as n_parts
-    from src
-)
-select
-    line_number,
-    case when ends_with(part, chr(13)) then substring(part, 1, length(part) - 1) else part end as line,
-    line as shown
-from numbered
-where not (line_number = n_parts and part = '')
-"""
 
-# Lines of a chunk that is not valid UTF-8: blob::varchar writes every byte outside printable
-# ASCII (and "\" and '"') as \xNN, so splitting on the text '\x0A' splits exactly on newline
-# bytes; each line is turned back into bytes and decoded on its own (NULL when not UTF-8).
-BLOB_LINES_SQL = r"""
-with src as (select string_split(cast(cast(? as blob) as varchar), '\x0A') as parts),
-numbered as (
-    select
-        unnest(parts) as part,
-        generate_subscripts(parts, 1) + ? as line_number,
-        len(parts) + ? as n_parts
-    from src
-),
-stripped as (
-    select
-        line_number,
-        case when ends_with(part, '\x0D') then substring(part, 1, length(part) - 4) else part end as escaped
-    from numbered
-    where not (line_number = n_parts and part = '')
-)
--- A rejected line is shown with its quotes restored: unambiguous, as "\" stays written \x5C.
-select line_number, try(decode(escaped::blob)) as line, coalesce(line, replace(escaped, '\x22', '"')) as shown
-from stripped
-"""
-
-# A whole split file as one row per physical line (line_number set afterwards from the position).
-# chr(1) never occurs in a JSON line (control characters must be escaped in JSON text); a line
-# holding one anyway is cut there, which the byte check catches. A blank line reads as NULL.
-LINES_INSERT_SQL = r"""
-insert into raw.redial_conversations
-select ?, ?, ?, 0, coalesce(line, '')
-from read_csv(?, columns = {'line': 'VARCHAR'}, header = false, delim = chr(1), quote = '', escape = '',
-    auto_detect = false, strict_mode = false, encoding = 'utf-8')
-"""
-
-# What a line must be to land: a JSON object, and each field a conversation needs of one of these
-# JSON types (json_type's names). CLASSIFY_SELECT words the reason for each way a line fails. The
-# maps may be lists because the release writes an empty map as []: staging reads that as {} (the
-# macro redial_empty_list_as_object), and its tests fail the build on any other list.
-CONVERSATION_FIELD_TYPES = {
-    "$": ["OBJECT"],
-    "$.conversationId": ["VARCHAR", "BIGINT", "UBIGINT"],
-    "$.messages": ["ARRAY"],
-    "$.initiatorWorkerId": ["VARCHAR", "BIGINT", "UBIGINT"],
-    "$.respondentWorkerId": ["VARCHAR", "BIGINT", "UBIGINT"],
-    "$.movieMentions": ["OBJECT", "ARRAY"],
-    "$.initiatorQuestions": ["OBJECT", "ARRAY"],
-    "$.respondentQuestions": ["OBJECT", "ARRAY"],
-}
-JSON_PATHS = sql_string_list(list(CONVERSATION_FIELD_TYPES))
-# The types joined with commas (a missing field is skipped, so it cannot match).
-CONVERSATION_TYPES_PATTERN = ",".join("(" + "|".join(types) + ")" for types in CONVERSATION_FIELD_TYPES.values())
-
-# The landed lines of one file that are not conversations, in the shape the classification reads.
-# One expression decides, so DuckDB parses each line once (it repeats a projected expression in
-# every filter that refers to it: three references to json_type's result cost three parses).
-LANDED_NON_CONVERSATIONS_SQL = f"""
-select line_number, raw_line as line, raw_line as shown
-from raw.redial_conversations
-where load_id = ? and file_path = ?
-    and not regexp_full_match(
-        coalesce(array_to_string(try(json_type(raw_line, {JSON_PATHS})), ','), ''),
-        '{CONVERSATION_TYPES_PATTERN}'
-    )
-"""
-
-# reason is null for a line that lands. json_text drops a byte order mark at the start of the file.
-CLASSIFY_SELECT = r"""
-with lines as ({lines}),
-texts as (
-    select *, case when line_number = 1 then raw.without_byte_order_mark(line) else line end as json_text
-    from lines
-),
-typed as (
-    -- one parse per line: the top-level type, then the type of each field a conversation needs;
-    -- try() turns a line that is not JSON into null
-    select
-        *,
-        case when line is not null and not regexp_full_match(json_text, '\s*') then try(json_type(json_text, {json_paths})) end as types
-    from texts
-),
-checked as (
-    select
-        *,
-        types is not null as json_ok,
-        types[1] as top_type,
-        types[2:] as t
-    from typed
-)
-select
-    line_number,
-    line,
-    shown,
-    json_ok,
-    case
-        when line is null then 'not valid UTF-8 text'
-        when regexp_full_match(json_text, '\s*') then 'empty line'
-        when not json_ok and not ends_with(rtrim(json_text), '}')
-            then 'not valid JSON (truncated? the line does not end with "}")'
-        when not json_ok then 'not valid JSON'
-        when top_type <> 'OBJECT' then 'JSON value is ' || lower(top_type) || ', not an object'
-        else nullif(concat_ws('; ',
-            case when t[1] is null then 'missing conversationId'
-                when t[1] not in ('VARCHAR', 'BIGINT', 'UBIGINT') then 'conversationId is not a string or integer' end,
-            case when t[2] is null then 'missing messages'
-                when t[2] <> 'ARRAY' then 'messages is not a list' end,
-            case when t[3] is null then 'missing initiatorWorkerId'
-                when t[3] not in ('VARCHAR', 'BIGINT', 'UBIGINT') then 'initiatorWorkerId is not an integer' end,
-            case when t[4] is null then 'missing respondentWorkerId'
-                when t[4] not in ('VARCHAR', 'BIGINT', 'UBIGINT') then 'respondentWorkerId is not an integer' end,
-            case when t[5] is null then 'missing movieMentions'
-                when t[5] not in ('OBJECT', 'ARRAY') then 'movieMentions is not an object or list' end,
-            case when t[6] is null then 'missing initiatorQuestions'
-                when t[6] not in ('OBJECT', 'ARRAY') then 'initiatorQuestions is not an object or list' end,
-            case when t[7] is null then 'missing respondentQuestions'
-                when t[7] not in ('OBJECT', 'ARRAY') then 'respondentQuestions is not an object or list' end
-        ), '')
-    end as reason
-from checked
-""".replace("{json_paths}", JSON_PATHS)
-
-MOVIES_READ_SQL = r"""
-select *, row_number() over () as row_number
-from read_csv(?, auto_detect = false, header = true, delim = ',', quote = '"', escape = '"',
-    columns = {'movieId': 'VARCHAR', 'movieName': 'VARCHAR', 'nbMentions': 'VARCHAR'},
-    ignore_errors = true, store_rejects = true,
-    rejects_table = 'redial_movies_rejects', rejects_scan = 'redial_movies_scans')
-"""
+def redial_sql(name: str) -> str:
+    """A query of ingest/sql/redial/, where the ReDial landing SQL lives (parameters are `?`)."""
+    return (resources.files("ingest") / "sql" / "redial" / f"{name}.sql").read_text(encoding="utf-8")
 
 
 @dataclass(frozen=True)
@@ -352,7 +210,7 @@ def _land_jsonl(ctx: LoadContext, path: Path, file_name: str, label: str, readin
         json_lines, rejected, first_reject = _reject_landed_lines(ctx, file_name, read)
     else:
         read, json_lines, rejected, first_reject = _land_in_chunks(ctx, path, file_name, reading.chunk_bytes)
-    ctx.con.execute("drop table if exists redial_classified")
+    ctx.con.execute("drop table if exists redial_classified; drop table if exists redial_lines")
     _refuse_foreign_file(label, read, json_lines, rejected, first_reject)
     return FileReport(SOURCE, file_name, read, read - rejected, rejected), facts
 
@@ -362,7 +220,7 @@ def _land_whole_file(ctx: LoadContext, path: Path, file_name: str, scan: "Future
     rows are not exactly the file's lines, so that the caller lands it in chunks instead."""
     try:
         with transaction(ctx.con):
-            ctx.con.execute(LINES_INSERT_SQL, [ctx.load_id, file_name, SPLIT_FILES[file_name], str(path)])
+            ctx.con.execute(redial_sql("insert_whole_file"), [ctx.load_id, file_name, SPLIT_FILES[file_name], str(path)])
             rows = number_rows_in_file_order(ctx, LINES_TABLE, "line_number", file_name)
             line_bytes, longest_line = ctx.con.execute(
                 f"select coalesce(sum(strlen(raw_line)), 0), coalesce(max(strlen(raw_line)), 0) from {LINES_TABLE} "
@@ -386,11 +244,10 @@ def _reject_landed_lines(ctx: LoadContext, file_name: str, lines_read: int) -> t
     """Classify the landed lines of one file; move those that are not conversations to the rejects.
     Returns (lines that are valid JSON, rejected, first reject)."""
     con = ctx.con
-    con.execute(
-        f"create or replace temp table redial_classified as select * from ({CLASSIFY_SELECT}) where reason is not null"
-        .replace("{lines}", LANDED_NON_CONVERSATIONS_SQL),
-        [ctx.load_id, file_name],
-    )
+    con.execute("create or replace temp table redial_lines as " + redial_sql("landed_non_conversations"),
+                [ctx.load_id, file_name])
+    con.execute("create or replace temp table redial_classified as select * from ("
+                + redial_sql("classify_lines") + ") where reason is not null")
     _insert_rejects(ctx, file_name)
     con.execute(
         f"""
@@ -433,13 +290,12 @@ def _land_chunk(ctx: LoadContext, file_name: str, lines_before: int, chunk: byte
     """Classify and land the lines of one chunk; returns (lines read, valid JSON, rejected)."""
     con = ctx.con
     try:
-        content, lines_sql = chunk.decode("utf-8"), TEXT_LINES_SQL
+        content, lines_query = chunk.decode("utf-8"), "text_lines"
     except UnicodeDecodeError:
-        content, lines_sql = chunk, BLOB_LINES_SQL
-    con.execute(
-        "create or replace temp table redial_classified as " + CLASSIFY_SELECT.replace("{lines}", lines_sql),
-        [content, lines_before, lines_before],
-    )
+        content, lines_query = chunk, "blob_lines"
+    con.execute("create or replace temp table redial_lines as " + redial_sql(lines_query),
+                [content, lines_before, lines_before])
+    con.execute("create or replace temp table redial_classified as " + redial_sql("classify_lines"))
     counts = con.execute(
         "select count(*), count(*) filter (where json_ok), count(*) filter (where reason is not null) from redial_classified"
     ).fetchone()
@@ -479,7 +335,7 @@ def _land_movies(ctx: LoadContext, path: Path, label: str) -> FileReport:
     landed = con.execute(
         f"""
         insert into raw.redial_movies
-        select ?, ?, row_number, movieId, movieName, nbMentions from ({MOVIES_READ_SQL}) order by row_number
+        select ?, ?, row_number, movieId, movieName, nbMentions from ({redial_sql("read_movies")}) order by row_number
         """,
         [ctx.load_id, MOVIES_FILE, str(path)],
     ).fetchone()[0]

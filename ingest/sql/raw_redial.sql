@@ -19,3 +19,21 @@ create table if not exists raw.redial_movies (
     movie_name varchar,
     nb_mentions varchar
 );
+
+-- What a line must be to land: a JSON object, and each field a conversation needs of one of these
+-- JSON types (json_type's names); ingest/sql/redial/classify_lines.sql words the reason for each
+-- way a line fails. The maps may be lists because the release writes an empty map as []: staging
+-- reads that as {} (the macro redial_empty_list_as_object), and its tests fail the build on any
+-- other list.
+-- The types of the line and of conversationId, messages, initiatorWorkerId, respondentWorkerId,
+-- movieMentions, initiatorQuestions, respondentQuestions, in one parse (null when not JSON):
+create or replace macro raw.redial_line_types(json_text) as try(json_type(json_text, [
+    '$', '$.conversationId', '$.messages', '$.initiatorWorkerId', '$.respondentWorkerId',
+    '$.movieMentions', '$.initiatorQuestions', '$.respondentQuestions'
+]));
+-- Whether those types make a conversation (a missing field is skipped in the list, so it cannot match):
+create or replace macro raw.redial_types_are_conversation(types) as regexp_full_match(
+    coalesce(array_to_string(types, ','), ''),
+    '(OBJECT),(VARCHAR|BIGINT|UBIGINT),(ARRAY),(VARCHAR|BIGINT|UBIGINT),(VARCHAR|BIGINT|UBIGINT),'
+    || '(OBJECT|ARRAY),(OBJECT|ARRAY),(OBJECT|ARRAY)'
+);

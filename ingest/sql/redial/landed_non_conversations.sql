@@ -1,0 +1,7 @@
+-- The landed lines of one file (load_id, file_path) that are not conversations, in the shape
+-- redial_lines has for classify_lines.sql. One parse per line: the types of the fields, then
+-- whether they make a conversation (raw_redial.sql's macros).
+select line_number, raw_line as line, raw_line as shown
+from raw.redial_conversations
+where load_id = ? and file_path = ?
+    and not raw.redial_types_are_conversation(raw.redial_line_types(raw_line))
