@@ -13,7 +13,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from ingest import export as export_module
+from dwh import export as export_module
 from tests.browser import visit
 from tests.conftest import PROJECT_ROOT, run_dwh
 
