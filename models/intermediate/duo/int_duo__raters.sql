@@ -20,9 +20,7 @@ users as (
         speaker_key as rater_key,
         'duo_user' as rater_role,
         user_id as source_rater_id,
-        language,
-        cast(null as varchar) as dialogue_key,
-        cast(null as integer) as annotator_slot
+        language
     from turns
     where speaker_raw = 'Human' and user_id is not null
 
@@ -33,7 +31,6 @@ annotators as (
     select distinct
         {{ duo_annotator_key('dialogue_key', 'annotator_slot') }} as rater_key,
         'duo_annotator' as rater_role,
-        cast(null as varchar) as source_rater_id,
         language,
         dialogue_key,
         annotator_slot
@@ -44,7 +41,7 @@ annotators as (
 unioned as (
 
     select * from users
-    union all
+    union all by name
     select * from annotators
 
 ),
@@ -53,14 +50,8 @@ final as (
 
     select
         *,
-        'duo' as source,
-        -- DUO publishes no demographics
-        cast(null as varchar) as gender,
-        cast(null as varchar) as race,
-        cast(null as varchar) as raw_race,
-        cast(null as varchar) as age_group,
-        cast(null as varchar) as education,
-        cast(null as varchar) as locale
+        -- DUO publishes no demographics: the raters mart leaves those columns null
+        'duo' as source
     from unioned
 
 )

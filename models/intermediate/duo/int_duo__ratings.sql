@@ -26,10 +26,8 @@ subjective as (
         dialogues.user_key as rater_key,
         'subjective' as rating_kind,
         subjective_scores.metric as question,
-        cast(null as integer) as annotator_slot,
         subjective_scores.score as value_numeric,
-        subjective_scores.score_raw as value_raw,
-        cast(null as double) as published_mean
+        subjective_scores.score_raw as value_raw
     from subjective_scores
     inner join dialogues on subjective_scores.dialogue_key = dialogues.dialogue_key
 
@@ -54,7 +52,7 @@ objective as (
 unioned as (
 
     select * from subjective
-    union all
+    union all by name
     select * from objective
 
 ),
