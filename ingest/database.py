@@ -1,5 +1,6 @@
 """Connections to the warehouse file and the raw schema every load relies on."""
 
+import functools
 import os
 from importlib import resources
 from pathlib import Path
@@ -72,6 +73,12 @@ def warehouse_cursor(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnectio
     cursor = con.cursor()
     cursor.execute(f"use {WAREHOUSE_CATALOG}")
     return cursor
+
+
+@functools.cache
+def ingest_query(name: str) -> str:
+    """A query kept in ingest/sql/ (e.g. "redial/classify_lines"), read once per process."""
+    return (resources.files("ingest") / "sql" / f"{name}.sql").read_text(encoding="utf-8")
 
 
 def raw_schema_statements() -> list[str]:

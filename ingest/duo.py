@@ -9,17 +9,16 @@ import json
 import re
 import tempfile
 import zipfile
-from importlib import resources
 from pathlib import Path
 
 from ingest.archives import extract_members
+from ingest.database import ingest_query
 from ingest.errors import DwhError
 from ingest.file_facts import refuse_another_release
 from ingest.landing import FileReport, LoadContext, record_files_from, record_reject, replace_source_rows
 
 SOURCE = "duo"
 RELEASE_FILE_PATTERN = re.compile(r"(?:^|/)((ed|wow)/(en|ja)/[^/]+\.json)$")
-READ_FILES_SQL = (resources.files("ingest") / "sql" / "duo" / "read_files.sql").read_text(encoding="utf-8")
 
 
 
@@ -55,7 +54,7 @@ def _land_tree(ctx: LoadContext, root: Path, given_root: Path) -> list[FileRepor
     # their own paths, so their order is not needed, and memory stays within its limit.
     con.execute("set preserve_insertion_order = false")
     try:
-        con.execute(READ_FILES_SQL, [[str(p) for p in readable]])
+        con.execute(ingest_query("duo/read_files"), [[str(p) for p in readable]])
     finally:
         con.execute("reset preserve_insertion_order")
     _account_for_unread_files(ctx, files)

@@ -60,14 +60,14 @@ def record_file(ctx: LoadContext, report: FileReport, given_path: str, sha256: s
     )
 
 
-def record_files_from(ctx: LoadContext, source: str, given_path: str, files_sql: str, params: list | None = None) -> None:
+def record_files_from(ctx: LoadContext, source: str, given_path: str, files_sql: str) -> None:
     """Write the files a query describes to raw.ingest_files, in one statement (thousands of DUO
     files). The query yields file_path, sha256, size_bytes, records_read, records_landed and
     records_rejected."""
     ctx.con.execute(
         "insert into raw.ingest_files select ?, ?, file_path, ?, sha256, size_bytes, records_read, records_landed, "
         f"records_rejected from ({files_sql})",
-        [ctx.load_id, source, given_path, *(params or [])],
+        [ctx.load_id, source, given_path],
     )
 
 
@@ -79,13 +79,13 @@ def record_reject(ctx: LoadContext, source: str, file_path: str, line_number: in
     )
 
 
-def record_rejects_from(ctx: LoadContext, source: str, file_path: str, rejects_sql: str, params: list | None = None) -> int:
+def record_rejects_from(ctx: LoadContext, source: str, file_path: str, rejects_sql: str) -> int:
     """Write the rejects a query finds in one file to raw.ingest_rejects, in one statement; returns
     how many. The query yields line_number, reason and raw_text."""
     return int(ctx.con.execute(
         "insert into raw.ingest_rejects select ?, ?, ?, line_number, reason, raw_text "
         f"from ({rejects_sql})",
-        [ctx.load_id, source, file_path, *(params or [])],
+        [ctx.load_id, source, file_path],
     ).fetchone()[0])
 
 

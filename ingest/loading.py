@@ -11,9 +11,8 @@ from tqdm import tqdm
 
 from ingest import __version__
 from ingest.database import connect, ensure_raw_schema
-from ingest.errors import DwhError
 from ingest.landing import FileReport, LoadContext, in_parallel
-from ingest.sources import SOURCES, Lander
+from ingest.sources import SOURCES, lander_for
 
 
 @dataclass(frozen=True)
@@ -22,11 +21,6 @@ class SourceRequest:
 
     source: str
     path: Path
-
-
-def landers() -> dict[str, Lander]:
-    """Landing function of each source (ingest/sources.py)."""
-    return {source.name: source.load_lander() for source in SOURCES}
 
 
 def new_load_id() -> str:
@@ -78,7 +72,7 @@ def _land_all(con: duckdb.DuckDBPyConnection, load_id: str, requests: list[Sourc
 
 def _land_source(con: duckdb.DuckDBPyConnection, load_id: str, request: SourceRequest, progress: Callable[[str], None]) -> list[FileReport]:
     progress(f"{request.source}: {request.path}")
-    return landers()[request.source](LoadContext(con, load_id), request.path)
+    return lander_for(request.source)(LoadContext(con, load_id), request.path)
 
 
 def format_reports(reports: list[FileReport]) -> str:

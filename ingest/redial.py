@@ -27,7 +27,6 @@ import tempfile
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
-from importlib import resources
 from typing import BinaryIO
 from concurrent.futures import Future
 from pathlib import Path
@@ -35,6 +34,7 @@ from pathlib import Path
 import duckdb
 
 from ingest.archives import extract_by_base_name
+from ingest.database import ingest_query
 from ingest.errors import DwhError
 from ingest.file_facts import FileFacts, refuse_another_release, refuse_unreadable_file, scan_file, scanning
 from ingest.landing import (
@@ -62,11 +62,6 @@ CHUNK_BYTES = 4 << 20
 MAX_LINE_BYTES = 8 << 20
 OVERLONG_SHOWN_BYTES = 200
 SKIP_READ_BYTES = 1 << 20
-
-
-def redial_sql(name: str) -> str:
-    """A query of ingest/sql/redial/, where the ReDial landing SQL lives (parameters are `?`)."""
-    return (resources.files("ingest") / "sql" / "redial" / f"{name}.sql").read_text(encoding="utf-8")
 
 
 @dataclass(frozen=True)
@@ -220,7 +215,7 @@ def _land_whole_file(ctx: LoadContext, path: Path, file_name: str, scan: "Future
     rows are not exactly the file's lines, so that the caller lands it in chunks instead."""
     try:
         with transaction(ctx.con):
-            ctx.con.execute(redial_sql("insert_whole_file"), [ctx.load_id, file_name, SPLIT_FILES[file_name], str(path)])
+            ctx.con.execute(ingest_query("redial/insert_whole_file"), [ctx.load_id, file_name, SPLIT_FILES[file_name], str(path)])
             rows = number_rows_in_file_order(ctx, LINES_TABLE, "line_number", file_name)
             line_bytes, longest_line = ctx.con.execute(
                 f"select coalesce(sum(strlen(raw_line)), 0), coalesce(max(strlen(raw_line)), 0) from {LINES_TABLE} "
@@ -244,10 +239,10 @@ def _reject_landed_lines(ctx: LoadContext, file_name: str, lines_read: int) -> t
     """Classify the landed lines of one file; move those that are not conversations to the rejects.
     Returns (lines that are valid JSON, rejected, first reject)."""
     con = ctx.con
-    con.execute("create or replace temp table redial_lines as " + redial_sql("landed_non_conversations"),
+    con.execute("create or replace temp table redial_lines as " + ingest_query("redial/landed_non_conversations"),
                 [ctx.load_id, file_name])
     con.execute("create or replace temp table redial_classified as select * from ("
-                + redial_sql("classify_lines") + ") where reason is not null")
+                + ingest_query("redial/classify_lines") + ") where reason is not null")
     _insert_rejects(ctx, file_name)
     con.execute(
         f"""
@@ -290,12 +285,12 @@ def _land_chunk(ctx: LoadContext, file_name: str, lines_before: int, chunk: byte
     """Classify and land the lines of one chunk; returns (lines read, valid JSON, rejected)."""
     con = ctx.con
     try:
-        content, lines_query = chunk.decode("utf-8"), "text_lines"
+        content, lines_query = chunk.decode("utf-8"), "redial/text_lines"
     except UnicodeDecodeError:
-        content, lines_query = chunk, "blob_lines"
-    con.execute("create or replace temp table redial_lines as " + redial_sql(lines_query),
+        content, lines_query = chunk, "redial/blob_lines"
+    con.execute("create or replace temp table redial_lines as " + ingest_query(lines_query),
                 [content, lines_before, lines_before])
-    con.execute("create or replace temp table redial_classified as " + redial_sql("classify_lines"))
+    con.execute("create or replace temp table redial_classified as " + ingest_query("redial/classify_lines"))
     counts = con.execute(
         "select count(*), count(*) filter (where json_ok), count(*) filter (where reason is not null) from redial_classified"
     ).fetchone()
@@ -335,7 +330,7 @@ def _land_movies(ctx: LoadContext, path: Path, label: str) -> FileReport:
     landed = con.execute(
         f"""
         insert into raw.redial_movies
-        select ?, ?, row_number, movieId, movieName, nbMentions from ({redial_sql("read_movies")}) order by row_number
+        select ?, ?, row_number, movieId, movieName, nbMentions from ({ingest_query("redial/read_movies")}) order by row_number
         """,
         [ctx.load_id, MOVIES_FILE, str(path)],
     ).fetchone()[0]
