@@ -1,6 +1,5 @@
 """Shared fixtures: the real DUO release beside the project, and running `dwh` as users do."""
 
-import json
 import os
 import subprocess
 import sys
@@ -42,24 +41,19 @@ def query(db_path: Path, sql: str) -> list[tuple]:
         return con.execute(sql).fetchall()
 
 
-def dbt_results(target_path: Path = PROJECT_ROOT / "target") -> dict[str, dict]:
-    """The last dbt run's results (`run_results.json`) by node name: status, failures, compiled code."""
-    manifest = json.loads((target_path / "manifest.json").read_text(encoding="utf-8"))
-    names = {node_id: node["name"] for node_id, node in manifest["nodes"].items()}
-    results = json.loads((target_path / "run_results.json").read_text(encoding="utf-8"))["results"]
-    return {names.get(result["unique_id"], result["unique_id"]): result for result in results}
-
-
 def failing_rows(db_path: Path, test_name: str, target_path: Path = PROJECT_ROOT / "target") -> list[dict]:
-    """The rows a data test of the last `dwh build` found, as dicts: the test's compiled query (from
-    `run_results.json`) re-run on the build it checked, which `dwh build` keeps beside the warehouse
+    """The rows a data test of the last `dwh build` found, as dicts: the test's compiled query (read
+    from `run_results.json` as `dwh build` reads it) re-run on the build it checked, which `dwh build` keeps beside the warehouse
     as `<name>.failed` when the build fails."""
-    result = dbt_results(target_path)[test_name]
-    assert result["status"] in ("fail", "warn"), f"{test_name}: {result['status']} {result.get('message')}"
+    from dwh.build import unsuccessful_tests
+
+    outcomes = unsuccessful_tests(target_path / "run_results.json", target_path / "manifest.json")
+    [outcome] = [outcome for outcome in outcomes if outcome.name == test_name]
+    assert outcome.status in ("fail", "warn") and outcome.compiled_sql, f"{test_name}: {outcome.status} {outcome.message}"
     built = db_path.with_name(db_path.name + ".failed")
     import duckdb
 
     with duckdb.connect(str(built if built.exists() else db_path), read_only=True) as con:
-        cursor = con.execute(f"select * from ({result['compiled_code']}) as failing_rows")
+        cursor = con.execute(f"select * from ({outcome.compiled_sql}) as failing_rows")
         columns = [d[0] for d in cursor.description]
         return [dict(zip(columns, row)) for row in cursor.fetchall()]
