@@ -1,12 +1,11 @@
 {#-
-    The rows every source contributes to a shared mart: the models `var('mart_feeders')` lists for
-    it in dbt_project.yml, unioned by column name (a source emits only the columns it has; the
+    The rows every source contributes to a shared mart: the models `mart_feeders()` lists for it
+    (macros/mart_feeders.sql), unioned by column name (a source emits only the columns it has; the
     others are null). The mart casts the result to its contract with `contract_columns()`.
 -#}
 {% macro union_source_models(mart) -%}
-    {%- set feeders = var('mart_feeders')[mart] %}
-    {%- for feeder in feeders %}
-    select * from {{ ref(feeder) }}
+    {%- for feeder in mart_feeders(mart) %}
+    select * from {{ feeder }}
     {%- if not loop.last %}
     union all by name
     {%- endif %}

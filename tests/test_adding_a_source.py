@@ -9,8 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-import yaml
-
 from tests.conftest import PROJECT_ROOT, query
 
 GUIDE = PROJECT_ROOT / "docs" / "ADDING_A_SOURCE.md"
@@ -43,24 +41,21 @@ def apply_block(project: Path, release_dir: Path, action: str, target: str, body
         assert anchor + "\n" in text, f"{relative} has no line {anchor!r} to insert after"
         path.write_text(text.replace(anchor + "\n", anchor + "\n" + body, 1), encoding="utf-8")
     elif action == "add to the lists of":
-        extend_yaml_lists(project / target, yaml.safe_load(body))
+        add_feeder_refs(project / target, body)
     else:
         raise AssertionError(f"the guide has a block this test does not know: {action}: {target}")
 
 
-def extend_yaml_lists(path: Path, additions: dict) -> None:
-    """Append each list of `additions` to the list at the same place in the YAML file."""
-    document = yaml.safe_load(path.read_text(encoding="utf-8"))
-
-    def merge(into: dict, extra: dict) -> None:
-        for key, value in extra.items():
-            if isinstance(value, dict):
-                merge(into[key], value)
-            else:
-                into[key] = [*into[key], *value]
-
-    merge(document, additions)
-    path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+def add_feeder_refs(path: Path, body: str) -> None:
+    """Add each `ref('int_<source>__<mart>'),` line of `body` after the last ref of the same mart's
+    list in macros/mart_feeders.sql, as the guide tells a reader to."""
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    for new_line in body.splitlines(keepends=True):
+        mart = re.fullmatch(r"\s*ref\('int_[a-z0-9]+__(\w+)'\),\n", new_line)[1]
+        same_mart = [i for i, line in enumerate(lines) if re.search(rf"ref\('int_[a-z0-9]+__{mart}'\)", line)]
+        assert same_mart, f"{path.name} has no list of feeders for {mart}"
+        lines.insert(same_mart[-1] + 1, new_line)
+    path.write_text("".join(lines), encoding="utf-8")
 
 
 def mart_sql(project: Path) -> dict[str, str]:

@@ -8,6 +8,8 @@ conversations as (
         dialogue_key,
         initiator_worker_id,
         respondent_worker_id,
+        seeker_key,
+        recommender_key,
         initiator_questions,
         respondent_questions
     from {{ ref('stg_redial__conversations') }}
@@ -34,6 +36,7 @@ forms as (
         'initiator' as form,
         'seeker' as form_role,
         initiator_worker_id as worker_id,
+        seeker_key as rater_key,
         initiator_questions as questions
     from conversations
     union all
@@ -42,6 +45,7 @@ forms as (
         'respondent' as form,
         'recommender' as form_role,
         respondent_worker_id as worker_id,
+        recommender_key as rater_key,
         respondent_questions as questions
     from conversations
 
@@ -54,6 +58,7 @@ form_entries as (
         form,
         form_role,
         worker_id,
+        rater_key,
         questions,
         unnest(json_keys(questions)) as movie_id
     from forms
@@ -67,6 +72,7 @@ entries as (
         form,
         form_role,
         worker_id,
+        rater_key,
         movie_id,
         questions -> movie_id as entry
     from form_entries
@@ -80,6 +86,7 @@ answers as (
         form,
         form_role,
         worker_id,
+        rater_key,
         movie_id,
         entry,
         unnest(json_keys(entry)) as question
@@ -97,6 +104,7 @@ malformed_entries as (
         form,
         form_role,
         worker_id,
+        rater_key,
         movie_id,
         entry,
         cast(null as varchar) as question
@@ -126,7 +134,7 @@ joined as (
         all_answers.form,
         all_answers.form_role,
         all_answers.worker_id,
-        {{ redial_worker_key('all_answers.worker_id') }} as rater_key,
+        all_answers.rater_key,
         all_answers.movie_id,
         all_answers.question,
         cast(all_answers.answer as varchar) as value_raw,

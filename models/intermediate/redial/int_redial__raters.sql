@@ -2,9 +2,9 @@
 -- one namespace across the two splits (the test split has its own workers).
 with
 
-dialogues as (
+conversations as (
 
-    select * from {{ ref('int_redial__dialogues') }}
+    select * from {{ ref('stg_redial__conversations') }}
 
 ),
 
@@ -17,14 +17,16 @@ form_answers as (
 roles as (
 
     select
-        seeker_worker_id as worker_id,
+        initiator_worker_id as worker_id,
+        seeker_key as rater_key,
         'seeker' as role_in_dialogue
-    from dialogues
+    from conversations
     union all
     select
-        recommender_worker_id as worker_id,
+        respondent_worker_id as worker_id,
+        recommender_key as rater_key,
         'recommender' as role_in_dialogue
-    from dialogues
+    from conversations
 
 ),
 
@@ -32,11 +34,12 @@ workers as (
 
     select
         worker_id,
+        rater_key,
         count(*) filter (where role_in_dialogue = 'seeker') as n_dialogues_as_seeker,
         count(*) filter (where role_in_dialogue = 'recommender') as n_dialogues_as_recommender
     from roles
     where worker_id is not null
-    group by worker_id
+    group by worker_id, rater_key
 
 ),
 
@@ -53,7 +56,7 @@ answer_counts as (
 final as (
 
     select
-        {{ redial_worker_key('workers.worker_id') }} as rater_key,
+        workers.rater_key,
         'redial' as source,
         'redial_worker' as rater_role,
         workers.worker_id as source_rater_id,

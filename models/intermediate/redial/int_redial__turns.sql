@@ -8,6 +8,8 @@ conversations as (
         dialogue_key,
         initiator_worker_id,
         respondent_worker_id,
+        seeker_key,
+        recommender_key,
         messages
     from {{ ref('stg_redial__conversations') }}
 
@@ -19,6 +21,8 @@ messages as (
         dialogue_key,
         initiator_worker_id,
         respondent_worker_id,
+        seeker_key,
+        recommender_key,
         unnest(cast(messages as json[])) as message,
         generate_subscripts(cast(messages as json[]), 1) - 1 as turn_index
     from conversations
@@ -33,6 +37,8 @@ parsed as (
         turn_index,
         initiator_worker_id,
         respondent_worker_id,
+        seeker_key,
+        recommender_key,
         message ->> '$.messageId' as source_message_id,
         message ->> '$.senderWorkerId' as sender_worker_id,
         message ->> '$.text' as text,
@@ -57,7 +63,10 @@ final as (
             when initiator_worker_id then 'seeker'
             when respondent_worker_id then 'recommender'
         end as speaker_role,
-        {{ redial_worker_key('sender_worker_id') }} as speaker_key,
+        case sender_worker_id
+            when initiator_worker_id then seeker_key
+            when respondent_worker_id then recommender_key
+        end as speaker_key,
         text,
         source_message_id,
         sender_worker_id as speaker_raw,

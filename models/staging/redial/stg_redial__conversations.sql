@@ -31,6 +31,8 @@ renamed as (
         json_type(document, '$.conversationId') as conversation_id_json_type,
         document ->> '$.initiatorWorkerId' as initiator_worker_id,
         document ->> '$.respondentWorkerId' as respondent_worker_id,
+        {{ redial_worker_key("(document ->> '$.initiatorWorkerId')") }} as seeker_key,
+        {{ redial_worker_key("(document ->> '$.respondentWorkerId')") }} as recommender_key,
         document -> '$.messages' as messages,
         -- the release writes an empty map as [] (an empty list): read it as an empty object
         {{ redial_empty_list_as_object("document -> '$.movieMentions'") }} as movie_mentions,
