@@ -39,7 +39,6 @@ dices_units as (
     select
         questions.question_id,
         dices_items.dialogue_key,
-        cast(null as varchar) as movie_id,
         dices_items.item_id as dices_item_id
     from dices_items
     inner join questions
@@ -54,8 +53,7 @@ rated_units as (
     select distinct
         question_id,
         dialogue_key,
-        movie_id,
-        cast(null as varchar) as dices_item_id
+        movie_id
     from rated_judgements
 
 ),
@@ -63,7 +61,7 @@ rated_units as (
 units as (
 
     select * from dices_units
-    union all
+    union all by name
     select * from rated_units
 
 ),

@@ -35,8 +35,7 @@ dices_values as (
     select
         questions.question_id,
         dices_vocabularies.code as value_code,
-        dices_vocabularies.label as value_text,
-        cast(null as double) as value_numeric
+        dices_vocabularies.label as value_text
     from questions
     inner join dices_questions
         on
@@ -71,7 +70,7 @@ numbered_rated_values as (
 final as (
 
     select * from dices_values
-    union all
+    union all by name
     select * from numbered_rated_values
 
 )

@@ -1,4 +1,5 @@
--- What DUO declares about its landed records, for reconciliation: each file is one dialogue.
+-- What DUO declares about its landed records, for reconciliation: each file is one dialogue (a
+-- file has no record number; reconciliation's union leaves it null).
 with
 
 dialogue_files as (
@@ -12,7 +13,6 @@ final as (
     select
         'duo' as source,
         file_path,
-        cast(null as bigint) as record_number,
         'dialogues' as expected_mart,
         dialogue_key as expected_key
     from dialogue_files

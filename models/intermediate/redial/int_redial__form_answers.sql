@@ -106,8 +106,7 @@ malformed_entries as (
         worker_id,
         rater_key,
         movie_id,
-        entry,
-        cast(null as varchar) as question
+        entry
     from entries
     where json_type(entry) is distinct from 'OBJECT' or len(json_keys(entry)) = 0
 

@@ -1,16 +1,35 @@
--- The DICES cards' statistics, computed per release from the loaded rows: items, raters, rows
--- and the fewest / most distinct raters an item has. No rows when DICES is not loaded.
+-- The DICES cards' statistics, computed per release from the marts, as the DUO and ReDial ones
+-- are: items, raters, CSV rows and the fewest / most distinct raters an item has. No rows when
+-- DICES is not loaded.
 with
 
-items as (
+dialogues as (
 
-    select * from {{ ref('int_dices__items') }}
+    select * from {{ ref('dialogues') }}
+    where source = 'dices'
 
 ),
 
-answer_rows as (
+-- Every CSV row answers every question of its release exactly once, nulls included (tested on
+-- `int_dices__answers`), so the ratings of one question both releases ask are the rows, one
+-- each: 1/24 or 1/29 of the DICES ratings are read instead of all of them.
+row_ratings as (
 
-    select * from {{ ref('int_dices__rows') }}
+    select * from {{ ref('ratings') }}
+    where source = 'dices' and question = 'Q_overall'
+
+),
+
+items as (
+
+    select
+        dialogues.dataset_config,
+        dialogues.dialogue_key,
+        count(row_ratings.rating_id) as n_rows,
+        count(distinct row_ratings.rater_key) as n_distinct_raters
+    from dialogues
+    left join row_ratings on dialogues.dialogue_key = row_ratings.dialogue_key
+    group by dialogues.dataset_config, dialogues.dialogue_key
 
 ),
 
@@ -30,10 +49,11 @@ item_counts as (
 rater_counts as (
 
     select
-        dataset_config,
-        cast(count(distinct rater_id) as double) as n_raters
-    from answer_rows
-    group by dataset_config
+        dialogues.dataset_config,
+        cast(count(distinct row_ratings.rater_key) as double) as n_raters
+    from row_ratings
+    inner join dialogues on row_ratings.dialogue_key = dialogues.dialogue_key
+    group by dialogues.dataset_config
 
 ),
 

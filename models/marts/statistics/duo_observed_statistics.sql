@@ -135,21 +135,19 @@ all_statistics as (
         language,
         setting,
         statistic,
-        observed_value,
-        cast(null as varchar) as tokenizer
+        observed_value
     from counts_long
     where
         not (statistic = 'n_unique_emotions' and setting <> 'ed')
         and not (statistic = 'n_unique_topics' and setting <> 'wow')
-    union all
+    union all by name
     select
         language,
         setting,
         statistic,
-        observed_value,
-        cast(null as varchar) as tokenizer
+        observed_value
     from evaluation_summaries
-    union all
+    union all by name
     select
         language,
         setting,
