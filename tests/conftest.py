@@ -41,6 +41,15 @@ def query(db_path: Path, sql: str) -> list[tuple]:
         return con.execute(sql).fetchall()
 
 
+def tests_not_passed(target_path: Path = PROJECT_ROOT / "target") -> dict[str, str]:
+    """The data and unit tests of the last `dwh build` that warned, failed or errored, by name, with
+    their status: read from dbt's `run_results.json` as `dwh build` reads it, not from the console."""
+    from dwh.build import unsuccessful_tests
+
+    outcomes = unsuccessful_tests(target_path / "run_results.json", target_path / "manifest.json")
+    return {outcome.name: outcome.status for outcome in outcomes}
+
+
 def failing_rows(db_path: Path, test_name: str, target_path: Path = PROJECT_ROOT / "target") -> list[dict]:
     """The rows a data test of the last `dwh build` found, as dicts: the test's compiled query (read
     from `run_results.json` as `dwh build` reads it) re-run on the build it checked, which `dwh build` keeps beside the warehouse

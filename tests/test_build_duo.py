@@ -3,24 +3,34 @@
 import json
 import re
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import query, run_dwh
+from tests.conftest import failing_rows, query, run_dwh, tests_not_passed
 
 
-def build_warehouse(db_path: Path, duo: Path) -> str:
-    """Ingest and build; the build's standard output, or a test failure with everything dbt said."""
+@dataclass(frozen=True)
+class Build:
+    stdout: str
+    # the data tests that warned, with the rows each found (read from run_results.json at once:
+    # the next build in this session overwrites it)
+    warned_rows: dict[str, list[dict]]
+
+
+def build_warehouse(db_path: Path, duo: Path) -> Build:
+    """Ingest and build; what the build said and warned of, or a test failure with everything dbt said."""
     run_dwh(["ingest", "--duo", str(duo)], db_path, check=True)
     built = run_dwh(["build"], db_path)
     if built.returncode != 0:
         pytest.fail(built.stdout + built.stderr)
-    return built.stdout
+    warned = [name for name, status in tests_not_passed().items() if status == "warn"]
+    return Build(built.stdout, {name: failing_rows(db_path, name) for name in warned})
 
 
 @pytest.fixture(scope="module")
-def real_warehouse(real_duo: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+def real_warehouse(real_duo: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Build]:
     db_path = tmp_path_factory.mktemp("real") / "warehouse.duckdb"
     return db_path, build_warehouse(db_path, real_duo)
 
@@ -70,12 +80,8 @@ EXPLAINED_ON_THE_REAL_RELEASE = {
 }
 
 
-def warned_tests(stdout: str) -> set[str]:
-    return set(re.findall(r"^WARN: (\S+)", stdout, flags=re.MULTILINE))
-
-
-def test_card_and_release_disagree_only_where_documented(real_warehouse: tuple[Path, str]) -> None:
-    db_path, stdout = real_warehouse
+def test_card_and_release_disagree_only_where_documented(real_warehouse: tuple[Path, Build]) -> None:
+    db_path, build = real_warehouse
     comparison = query(db_path, """
         select language, setting, statistic, published_value, observed_value, comparison, is_match,
             difference_reason, difference_source
@@ -99,12 +105,11 @@ def test_card_and_release_disagree_only_where_documented(real_warehouse: tuple[P
     matched = sum(1 for value in by_cell.values() if value[2] == "match")
     assert matched > 2 * len(explained)
     # explained differences are not warnings: the real release builds without any
-    assert "published_statistics_match" not in warned_tests(stdout)
-    assert re.search(r"Done\. PASS=\d+ WARN=0 ERROR=0 ", stdout)
+    assert build.warned_rows == {}
 
 
 @pytest.fixture(scope="module")
-def altered_warehouse(real_duo: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+def altered_warehouse(real_duo: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Build]:
     """The real release with two files changed: a Japanese figure that matched the card stops matching,
     and an English objective figure moves away from the value its explanation was written for."""
     root = tmp_path_factory.mktemp("unexplained")
@@ -127,30 +132,30 @@ def altered_warehouse(real_duo: Path, tmp_path_factory: pytest.TempPathFactory) 
     return db_path, build_warehouse(db_path, release)
 
 
-def test_unexplained_mismatch_still_warns(altered_warehouse: tuple[Path, str]) -> None:
-    db_path, stdout = altered_warehouse
+def test_unexplained_mismatch_still_warns(altered_warehouse: tuple[Path, Build]) -> None:
+    db_path, build = altered_warehouse
     row = query(db_path, """
         select comparison, is_match, difference_reason from marts.published_statistics_comparison
         where language = 'ja' and setting = 'ed' and statistic = 'subjective_preference_mean'""")
     assert row == [("mismatch", False, None)]
-    assert "published_statistics_match" in warned_tests(stdout)
-    warning = stdout[stdout.index("WARN: published_statistics_match"):].split("\n\n")[0]
-    assert any("ja" in line and "subjective_preference_mean" in line for line in warning.splitlines())
+    assert set(build.warned_rows) == {"published_statistics_match"}
+    warned = build.warned_rows["published_statistics_match"]
+    assert any(row["language"] == "ja" and row["statistic"] == "subjective_preference_mean" for row in warned)
     # the explained rows are not among the warned ones
-    assert "n_dialogues_with_objective_evaluation" not in warning
+    assert "n_dialogues_with_objective_evaluation" not in {row["statistic"] for row in warned}
     assert query(db_path, """
         select count(*) from marts.published_statistics_comparison
         where comparison = 'explained' and statistic = 'n_dialogues_with_objective_evaluation'""") == [(2,)]
 
 
-def test_explanation_holds_only_for_the_figure_it_was_written_for(altered_warehouse: tuple[Path, str]) -> None:
-    db_path, stdout = altered_warehouse
+def test_explanation_holds_only_for_the_figure_it_was_written_for(altered_warehouse: tuple[Path, Build]) -> None:
+    db_path, build = altered_warehouse
     rows = query(db_path, """
         select statistic, comparison, difference_reason from marts.published_statistics_comparison
         where language = 'en' and setting = 'ed' and statistic like 'objective_preference_%' order by 1""")
     assert rows == [("objective_preference_mean", "mismatch", None), ("objective_preference_sd", "mismatch", None)]
-    warning = stdout[stdout.index("WARN: published_statistics_match"):].split("\n\n")[0]
-    assert "objective_preference_mean" in warning and "objective_preference_sd" in warning
+    warned = {(row["language"], row["setting"], row["statistic"]) for row in build.warned_rows["published_statistics_match"]}
+    assert {("en", "ed", "objective_preference_mean"), ("en", "ed", "objective_preference_sd")} <= warned
 
 
 @pytest.fixture(scope="module")
@@ -183,7 +188,8 @@ def test_sample_builds_green(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setenv("DBT_LOG_PATH", str(tmp_path / "logs"))
     db_path = tmp_path / "warehouse.duckdb"
     run_dwh(["sample", str(tmp_path / "sample")], db_path, check=True)
-    stdout = build_warehouse(db_path, tmp_path / "sample" / "duo")
+    build = build_warehouse(db_path, tmp_path / "sample" / "duo")
+    stdout = build.stdout
     assert query(db_path, "select count(*) from marts.dialogues") == [(455,)]
     assert query(db_path, "select count(*) from marts.ratings where rating_kind = 'objective'") == [(186 * 4 * 3,)]
     assert "FAIL" not in stdout
@@ -191,7 +197,7 @@ def test_sample_builds_green(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert query(db_path, """
         select comparison, count(*) from marts.published_statistics_comparison group by 1 order by 1""") == [
         ("explained", 2), ("match", 94), ("not comparable", 4)]
-    assert warned_tests(stdout) == set()
+    assert build.warned_rows == {}
     # not a terminal: no colour codes, no dbt log lines; a summary and the path of dbt's full log
     assert "\x1b[" not in stdout and "START" not in stdout
     assert re.search(r"^Done\. PASS=\d+ WARN=0 ERROR=0 SKIP=0 .* \(\d+\.\d s\)$", stdout, flags=re.MULTILINE)
