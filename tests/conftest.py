@@ -41,7 +41,7 @@ def query(db_path: Path, sql: str) -> list[tuple]:
         return con.execute(sql).fetchall()
 
 
-def tests_not_passed(target_path: Path = PROJECT_ROOT / "target") -> dict[str, str]:
+def warned_or_failed_tests(target_path: Path = PROJECT_ROOT / "target") -> dict[str, str]:
     """The data and unit tests of the last `dwh build` that warned, failed or errored, by name, with
     their status: read from dbt's `run_results.json` as `dwh build` reads it, not from the console."""
     from dwh.build import unsuccessful_tests

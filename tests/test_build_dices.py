@@ -20,7 +20,7 @@ from ingest.dices_columns import (
     QUESTIONS,
 )
 from dwh.sample.dices import write_dices_sample
-from tests.conftest import failing_rows, query, run_dwh, tests_not_passed
+from tests.conftest import failing_rows, query, run_dwh, warned_or_failed_tests
 
 FILE_350 = Path("350/diverse_safety_adversarial_dialog_350.csv")
 FILE_990 = Path("990/diverse_safety_adversarial_dialog_990.csv")
@@ -58,7 +58,7 @@ def sample_warehouse(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, st
     if built.returncode != 0:
         pytest.fail(built.stdout[-20000:] + built.stderr)
     # the tests that did not pass, read from run_results.json before another build replaces it
-    return db_path, tests_not_passed()
+    return db_path, warned_or_failed_tests()
 
 
 def test_sample_builds_green_with_one_rating_per_row_and_question(sample_warehouse: tuple[Path, dict[str, str]]) -> None:

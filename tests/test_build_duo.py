@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import failing_rows, query, run_dwh, tests_not_passed
+from tests.conftest import failing_rows, query, run_dwh, warned_or_failed_tests
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,7 @@ def build_warehouse(db_path: Path, duo: Path) -> Build:
     built = run_dwh(["build"], db_path)
     if built.returncode != 0:
         pytest.fail(built.stdout + built.stderr)
-    warned = [name for name, status in tests_not_passed().items() if status == "warn"]
+    warned = [name for name, status in warned_or_failed_tests().items() if status == "warn"]
     return Build(built.stdout, {name: failing_rows(db_path, name) for name in warned})
 
 
