@@ -10,6 +10,11 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ingest.landing import FileReport, LoadContext
 
+# Every lander has this one shape, `land_<source>(ctx, path) -> reports`, and does the same three
+# steps: discover the release's files under `path` (refusing a path that holds none, naming it);
+# land each file into `raw.<source>_*` inside the load's transaction, its unreadable records to
+# `raw.ingest_rejects` and the file to `raw.ingest_files` (ingest/landing.py's writers); return one
+# FileReport per file, which `dwh ingest` prints.
 Lander = Callable[["LoadContext", Path], list["FileReport"]]
 
 
