@@ -20,20 +20,31 @@ create table if not exists raw.redial_movies (
     nb_mentions varchar
 );
 
--- What a line must be to land: a JSON object, and each field a conversation needs of one of these
--- JSON types (json_type's names); ingest/sql/redial/classify_lines.sql words the reason for each
--- way a line fails. The maps may be lists because the release writes an empty map as []: staging
+-- What a line must be to land: a JSON object with each field a conversation needs, of one of the
+-- JSON types listed (json_type's names). This list is the one statement of it: the two macros below
+-- check a line against it, and ingest/sql/redial/classify_lines.sql words the reason for each way a
+-- line fails it. The maps may be lists because the release writes an empty map as []: staging
 -- reads that as {} (the macro redial_empty_list_as_object), and its tests fail the build on any
 -- other list.
--- The types of the line and of conversationId, messages, initiatorWorkerId, respondentWorkerId,
--- movieMentions, initiatorQuestions, respondentQuestions, in one parse (null when not JSON):
-create or replace macro raw.redial_line_types(json_text) as try(json_type(json_text, [
-    '$', '$.conversationId', '$.messages', '$.initiatorWorkerId', '$.respondentWorkerId',
-    '$.movieMentions', '$.initiatorQuestions', '$.respondentQuestions'
-]));
--- Whether those types make a conversation (a missing field is skipped in the list, so it cannot match):
+create or replace macro raw.redial_conversation_fields() as [
+    {'name': 'conversationId', 'types': ['VARCHAR', 'BIGINT', 'UBIGINT'], 'expected': 'a string or integer'},
+    {'name': 'messages', 'types': ['ARRAY'], 'expected': 'a list'},
+    {'name': 'initiatorWorkerId', 'types': ['VARCHAR', 'BIGINT', 'UBIGINT'], 'expected': 'an integer'},
+    {'name': 'respondentWorkerId', 'types': ['VARCHAR', 'BIGINT', 'UBIGINT'], 'expected': 'an integer'},
+    {'name': 'movieMentions', 'types': ['OBJECT', 'ARRAY'], 'expected': 'an object or list'},
+    {'name': 'initiatorQuestions', 'types': ['OBJECT', 'ARRAY'], 'expected': 'an object or list'},
+    {'name': 'respondentQuestions', 'types': ['OBJECT', 'ARRAY'], 'expected': 'an object or list'}
+];
+-- The type of the line, then of each of those fields, in one parse (null when not JSON; a missing
+-- field's type is null):
+create or replace macro raw.redial_line_types(json_text) as try(json_type(
+    json_text, ['$'] || list_transform(raw.redial_conversation_fields(), field -> '$.' || field.name)
+));
+-- Whether those types make a conversation, as one regular expression built from the list (a
+-- missing field is skipped when the types are joined, so it cannot match):
 create or replace macro raw.redial_types_are_conversation(types) as regexp_full_match(
     coalesce(array_to_string(types, ','), ''),
-    '(OBJECT),(VARCHAR|BIGINT|UBIGINT),(ARRAY),(VARCHAR|BIGINT|UBIGINT),(VARCHAR|BIGINT|UBIGINT),'
-    || '(OBJECT|ARRAY),(OBJECT|ARRAY),(OBJECT|ARRAY)'
+    '(OBJECT),' || array_to_string(
+        list_transform(raw.redial_conversation_fields(), field -> '(' || array_to_string(field.types, '|') || ')'), ','
+    )
 );

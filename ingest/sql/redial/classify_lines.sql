@@ -33,21 +33,11 @@ select
             then 'not valid JSON (truncated? the line does not end with "}")'
         when not json_ok then 'not valid JSON'
         when top_type <> 'OBJECT' then 'JSON value is ' || lower(top_type) || ', not an object'
-        else nullif(concat_ws('; ',
-            case when t[1] is null then 'missing conversationId'
-                when t[1] not in ('VARCHAR', 'BIGINT', 'UBIGINT') then 'conversationId is not a string or integer' end,
-            case when t[2] is null then 'missing messages'
-                when t[2] <> 'ARRAY' then 'messages is not a list' end,
-            case when t[3] is null then 'missing initiatorWorkerId'
-                when t[3] not in ('VARCHAR', 'BIGINT', 'UBIGINT') then 'initiatorWorkerId is not an integer' end,
-            case when t[4] is null then 'missing respondentWorkerId'
-                when t[4] not in ('VARCHAR', 'BIGINT', 'UBIGINT') then 'respondentWorkerId is not an integer' end,
-            case when t[5] is null then 'missing movieMentions'
-                when t[5] not in ('OBJECT', 'ARRAY') then 'movieMentions is not an object or list' end,
-            case when t[6] is null then 'missing initiatorQuestions'
-                when t[6] not in ('OBJECT', 'ARRAY') then 'initiatorQuestions is not an object or list' end,
-            case when t[7] is null then 'missing respondentQuestions'
-                when t[7] not in ('OBJECT', 'ARRAY') then 'respondentQuestions is not an object or list' end
-        ), '')
+        -- each field of raw.redial_conversation_fields() that is missing or of another type
+        else nullif(array_to_string(list_transform(raw.redial_conversation_fields(), (field, i) ->
+            case
+                when t[i] is null then 'missing ' || field.name
+                when not list_contains(field.types, t[i]) then field.name || ' is not ' || field.expected
+            end), '; '), '')
     end as reason
 from checked
