@@ -159,7 +159,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     from ingest.database import check_memory_limit
 
     db_path = warehouse_path()
-    check_memory_limit()
+    check_memory_limit(build=True)
     build_and_publish(db_path, dbt_args=args.dbt_args, verbose=args.verbose, full=args.full)
     return 0
 

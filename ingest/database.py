@@ -42,13 +42,18 @@ def memory_limit() -> str:
     return os.environ.get("DWH_MEMORY_LIMIT", DEFAULT_MEMORY_LIMIT)
 
 
-def check_memory_limit() -> None:
-    """Refuse a DWH_MEMORY_LIMIT DuckDB cannot read, naming it, before any warehouse is locked or copied."""
-    value = memory_limit()
-    try:
-        duckdb.connect(config={"memory_limit": value}).close()
-    except duckdb.Error as exc:
-        raise DwhError(f"DWH_MEMORY_LIMIT={value!r}: not a memory size DuckDB understands (e.g. 512MB, 2GB)") from exc
+def check_memory_limit(build: bool = False) -> None:
+    """Refuse a DWH_MEMORY_LIMIT (and for a build, a DWH_BUILD_MEMORY_LIMIT) DuckDB cannot read,
+    naming it, before any warehouse is locked or copied. The build's limit is read by profiles.yml,
+    which holds its default; it is checked here only when set."""
+    limits = {"DWH_MEMORY_LIMIT": memory_limit()}
+    if build and "DWH_BUILD_MEMORY_LIMIT" in os.environ:
+        limits["DWH_BUILD_MEMORY_LIMIT"] = os.environ["DWH_BUILD_MEMORY_LIMIT"]
+    for variable, value in limits.items():
+        try:
+            duckdb.connect(config={"memory_limit": value}).close()
+        except duckdb.Error as exc:
+            raise DwhError(f"{variable}={value!r}: not a memory size DuckDB understands (e.g. 512MB, 2GB)") from exc
 
 
 def connect_read_only(db_path: Path) -> duckdb.DuckDBPyConnection:

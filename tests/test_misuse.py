@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import PROJECT_ROOT
+from tests.conftest import PROJECT_ROOT, run_dwh
 
 
 def run_dwh_with(env_overrides: dict[str, str], args: list[str]) -> subprocess.CompletedProcess:
@@ -48,15 +48,35 @@ def test_a_warehouse_path_that_is_no_duckdb_file_is_refused(command: list[str], 
     assert sorted(p.name for p in tmp_path.iterdir()) == before  # no .lock, no .next
 
 
-@pytest.mark.parametrize("command", [["ingest", "--duo", "duo"], ["build"]])
-def test_a_memory_limit_duckdb_cannot_read_is_refused_naming_the_variable(command: list[str], tmp_path: Path) -> None:
+@pytest.mark.parametrize(("variable", "command"), [
+    ("DWH_MEMORY_LIMIT", ["ingest", "--duo", "duo"]),
+    ("DWH_MEMORY_LIMIT", ["build"]),
+    ("DWH_BUILD_MEMORY_LIMIT", ["build"]),
+])
+def test_a_memory_limit_duckdb_cannot_read_is_refused_naming_the_variable(variable: str, command: list[str],
+                                                                           tmp_path: Path) -> None:
     db_path = tmp_path / "warehouse.duckdb"
-    completed = run_dwh_with({"DWH_DB_PATH": str(db_path), "DWH_MEMORY_LIMIT": "lots"}, command)
+    completed = run_dwh_with({"DWH_DB_PATH": str(db_path), variable: "lots"}, command)
     assert completed.returncode != 0
     assert completed.stderr.strip() == (
-        "dwh: error: DWH_MEMORY_LIMIT='lots': not a memory size DuckDB understands (e.g. 512MB, 2GB)"
+        f"dwh: error: {variable}='lots': not a memory size DuckDB understands (e.g. 512MB, 2GB)"
     )
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_build_that_runs_out_of_memory_says_which_variable_to_raise(real_duo: Path, tmp_path: Path) -> None:
+    """profiles.yml bounds DuckDB's memory during the build; a release too large for the bound must
+    say so, not leave the user with dbt's 'Out of Memory Error' on some model."""
+    db_path = tmp_path / "warehouse.duckdb"
+    run_dwh(["ingest", "--duo", str(real_duo)], db_path, check=True)
+    loaded = db_path.read_bytes()
+    built = run_dwh(["build"], db_path, env_overrides={"DWH_BUILD_MEMORY_LIMIT": "10MB"})
+    assert built.returncode != 0
+    [line] = built.stderr.strip().splitlines()
+    assert line.startswith("dwh: error: dbt build failed: ")
+    assert line.endswith("; DuckDB ran out of memory: raise DWH_BUILD_MEMORY_LIMIT (now 10MB)")
+    assert "Out of Memory Error" in built.stdout
+    assert db_path.read_bytes() == loaded  # the loaded warehouse is not touched
 
 
 @pytest.mark.parametrize("command", [["ingest", "--duo", "duo"], ["build"]])
