@@ -20,16 +20,28 @@ row_ratings as (
 
 ),
 
-items as (
+-- every item with its rows' ratings of that question (none: the item still counts)
+item_row_ratings as (
 
     select
         dialogues.dataset_config,
         dialogues.dialogue_key,
-        count(row_ratings.rating_id) as n_rows,
-        count(distinct row_ratings.rater_key) as n_distinct_raters
+        row_ratings.rating_id,
+        row_ratings.rater_key
     from dialogues
     left join row_ratings on dialogues.dialogue_key = row_ratings.dialogue_key
-    group by dialogues.dataset_config, dialogues.dialogue_key
+
+),
+
+items as (
+
+    select
+        dataset_config,
+        dialogue_key,
+        count(rating_id) as n_rows,
+        count(distinct rater_key) as n_distinct_raters
+    from item_row_ratings
+    group by dataset_config, dialogue_key
 
 ),
 
@@ -49,11 +61,10 @@ item_counts as (
 rater_counts as (
 
     select
-        dialogues.dataset_config,
-        cast(count(distinct row_ratings.rater_key) as double) as n_raters
-    from row_ratings
-    inner join dialogues on row_ratings.dialogue_key = dialogues.dialogue_key
-    group by dialogues.dataset_config
+        dataset_config,
+        cast(count(distinct rater_key) as double) as n_raters
+    from item_row_ratings
+    group by dataset_config
 
 ),
 
