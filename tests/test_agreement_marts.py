@@ -147,6 +147,16 @@ class CompiledAgreementModels:
         con.execute("create table intermediate.int_dices__answer_texts as select *,"
                     " row_number() over (order by answer) as answer_ref"
                     " from (select distinct answer from dices_answers where answer is not null)")
+        # and as the releases' staging models give them: one row per record, one column per question
+        # of the release's header
+        for config in ("350", "990"):
+            questions = [q for (q,) in con.execute("select question from read_csv(?, all_varchar = true) where dataset_config = ? "
+                                                   "order by cast(column_position as integer)",
+                                                   [str(PROJECT_ROOT / "seeds" / "dices_questions.csv"), config]).fetchall()]
+            con.execute(f"""create table staging.stg_dices__ratings_{config} as
+                pivot (select * from dices_answers where dataset_config = '{config}')
+                on question in ({", ".join(f"'{q}'" for q in questions)}) using first(answer)
+                group by dataset_config, source_row_id, item_id, rater_id""")
         con.execute("""create table intermediate.int_dices__answers as
             select answer_rows.row_ref, questions.question_ref, answer_texts.answer_ref
             from dices_answers as answers
@@ -157,7 +167,7 @@ class CompiledAgreementModels:
     def run(self, inputs: dict[str, pd.DataFrame]) -> duckdb.DuckDBPyConnection:
         con = duckdb.connect()
         con.execute(f"attach ':memory:' as {self.CATALOG}; use {self.CATALOG}")
-        for schema in ("marts", "intermediate", "reference"):
+        for schema in ("marts", "intermediate", "reference", "staging"):
             con.execute(f"create schema {schema}")
         for name, frame in inputs.items():
             con.register("input_frame", frame)

@@ -3,13 +3,6 @@
 -- ratio of the two (GAI), from per-unit value counts (no pairs of raters are ever formed).
 with
 
-agreement_values as (
-
-    select * from {{ ref('int_agreement__values') }}
-    where value_code is not null
-
-),
-
 value_labels as (
 
     select * from {{ ref('int_agreement__value_labels') }}
@@ -27,6 +20,19 @@ rater_groups as (
     select * from {{ ref('int_agreement__rater_groups') }}
 
 ),
+
+{%- set dices_releases = ['350', '990'] %}
+-- (the linter cannot follow the indentation of CTEs written in a loop, one per DICES release)
+-- noqa: disable=LT02
+{%- for release in dices_releases %}
+
+dices_{{ release }}_records as (
+
+    select * from {{ ref('int_agreement__dices_' ~ release ~ '_records') }}
+
+),
+{%- endfor %}
+-- noqa: enable=LT02
 
 rater_questions as (
 
@@ -54,13 +60,6 @@ everyone as (
 
     select distinct group_id from rater_groups
     where group_dimension = 'all'
-
-),
-
-demographic_groups as (
-
-    select * from rater_groups
-    where group_dimension <> 'all'
 
 ),
 
@@ -106,46 +105,129 @@ question_numbers as (
 
 ),
 
--- how often everyone gave each value on each unit: the `all` group's counts
-unit_counts as (
+-- how often each value was given on each DUO and ReDial unit
+rated_unit_counts as (
 
     select
-        unit_id,
-        question_id,
+        unit_value_counts.question_id,
         {{ for_each_value_code(
-            'cast(coalesce(sum(n_values) filter (where value_code = @), 0) as integer) as count_@', ',\n        '
+            'cast(coalesce(sum(unit_value_counts.n_values) filter (where unit_value_counts.value_code = @), 0)'
+            ~ ' as integer) as count_@', ',\n        '
         ) }}
     from unit_value_counts
-    group by unit_id, question_id
+    inner join questions on unit_value_counts.question_id = questions.question_id
+    where questions.source <> 'dices'
+    group by unit_value_counts.unit_id, unit_value_counts.question_id
 
 ),
 
--- how often each demographic group gave each value on each unit it judged: one pass over the
--- judgements, one count column per value code
-demographic_counts as (
-
-    select
-        demographic_groups.group_id,
-        agreement_values.unit_id,
-        {{ for_each_value_code(
-            'cast(count(*) filter (where agreement_values.value_code = @) as integer) as count_@', ',\n        '
-        ) }}
-    from agreement_values
-    inner join demographic_groups on agreement_values.rater_number = demographic_groups.rater_number
-    group by demographic_groups.group_id, agreement_values.unit_id
-
-),
-
-group_counts as (
+-- DUO and ReDial raters form no demographic groups: the `all` group's counts are the units'
+rated_group_unit_counts as (
 
     select
         everyone.group_id,
-        unit_counts.unit_id,
-        {{ for_each_value_code('unit_counts.count_@', ',\n        ') }}
-    from unit_counts
+        rated_unit_counts.question_id,
+        {{ for_each_value_code('rated_unit_counts.count_@', ',\n        ') }},
+        {{ for_each_value_code('rated_unit_counts.count_@ as unit_count_@', ',\n        ') }}
+    from rated_unit_counts
     cross join everyone
+
+),
+
+-- noqa: disable=LT02
+{%- for release in dices_releases %}
+
+-- how often each DICES-{{ release }} group (`all` included) gave each value on each item, for
+-- all question columns at once: one pass over the records (not over the 26 times as many
+-- judgements), each question's counts packed in one number (`agreement_packed_judgement`)
+dices_{{ release }}_packed_judgements as (
+
+    select
+        item_number,
+        rater_number,
+        {{ agreement_packed_judgement("columns('^Q')") }}
+    from dices_{{ release }}_records
+
+),
+
+dices_{{ release }}_group_item_counts as (
+
+    select
+        rater_groups.group_id,
+        judgements.item_number,
+        sum(columns('^Q'))
+    from dices_{{ release }}_packed_judgements as judgements
+    inner join rater_groups on judgements.rater_number = rater_groups.rater_number
+    group by rater_groups.group_id, judgements.item_number
+
+),
+
+-- beside each group's packed counts on an item, the `all` group's (in the upper 64 bits)
+dices_{{ release }}_paired_counts as (
+
+    select
+        group_id,
+        cast(columns('^Q') as hugeint)
+        + (
+            cast(max(case when group_id = (select everyone.group_id from everyone) then columns('^Q') end)
+                over (partition by item_number) as hugeint)
+            << 64
+        )
+    from dices_{{ release }}_group_item_counts
+
+),
+
+-- one row per (group, unit it gave a value to): the question columns unpivoted (a column where
+-- the group gave no value is null and gives no row)
+dices_{{ release }}_packed_cells as (
+
+    select
+        '{{ release }}' as dataset_config,
+        group_id,
+        question,
+        cast(paired_counts & 18446744073709551615 as bigint) as group_counts,
+        cast(paired_counts >> 64 as bigint) as unit_counts
+    from dices_{{ release }}_paired_counts
+    unpivot (paired_counts for question in (columns('^Q')))
+
+),
+{%- endfor %}
+
+dices_packed_cells as (
+{%- for release in dices_releases %}
+
+    select * from dices_{{ release }}_packed_cells
+    {{- '\n    union all' if not loop.last }}
+{%- endfor %}
+
+),
+-- noqa: enable=LT02
+
+dices_group_unit_counts as (
+
+    select
+        dices_packed_cells.group_id,
+        questions.question_id,
+        {{ for_each_value_code(
+            agreement_unpacked_count('dices_packed_cells.group_counts', '@') ~ ' as count_@', ',\n        '
+        ) }},
+        {{ for_each_value_code(
+            agreement_unpacked_count('dices_packed_cells.unit_counts', '@') ~ ' as unit_count_@', ',\n        '
+        ) }}
+    from dices_packed_cells
+    inner join questions
+        on
+            questions.source = 'dices'
+            and dices_packed_cells.dataset_config = questions.scope
+            and dices_packed_cells.question = questions.question
+
+),
+
+group_unit_counts as (
+
+    select * from rated_group_unit_counts
     union all
-    select * from demographic_counts
+    select * from dices_group_unit_counts
 
 ),
 
@@ -153,18 +235,15 @@ group_counts as (
 per_group_unit as (
 
     select
-        group_counts.*,
-        unit_counts.question_id,
+        group_unit_counts.*,
         questions.level_of_measurement = 'interval' as is_interval,
         questions.n_labels,
-        {{ for_each_value_code('unit_counts.count_@ as unit_count_@', ',\n        ') }},
         {{ for_each_value_code('question_numbers.number_@', ',\n        ') }},
-        {{ for_each_value_code('group_counts.count_@') }} as n_group,
-        {{ for_each_value_code('unit_counts.count_@') }} as n_unit
-    from group_counts
-    inner join unit_counts on group_counts.unit_id = unit_counts.unit_id
-    inner join questions on unit_counts.question_id = questions.question_id
-    inner join question_numbers on unit_counts.question_id = question_numbers.question_id
+        {{ for_each_value_code('group_unit_counts.count_@') }} as n_group,
+        {{ for_each_value_code('group_unit_counts.unit_count_@') }} as n_unit
+    from group_unit_counts
+    inner join questions on group_unit_counts.question_id = questions.question_id
+    inner join question_numbers on group_unit_counts.question_id = question_numbers.question_id
 
 ),
 
@@ -173,7 +252,6 @@ unit_terms as (
 
     select
         group_id,
-        unit_id,
         question_id,
         n_labels,
         n_group,

@@ -1,0 +1,74 @@
+{#-
+    One row per DICES CSV record of one release (one rater x item), in the release's own wide
+    shape: the item and the rater as numbers, and each of the release's question columns holding
+    its answer's value code (`int_agreement__value_labels`; 0 for a missing answer). The release's
+    judgements in 26 times fewer rows than in long form: `agreement` counts each rater group's
+    values per item from them. One model per release (`int_agreement__dices_<config>_records`),
+    as each release has its own question columns. `ratings` is the release's staging model.
+-#}
+{% macro agreement_dices_records(ratings) -%}
+with
+
+ratings as (
+
+    select * from {{ ref(ratings) }}
+
+),
+
+dices_questions as (
+
+    select * from {{ ref('dices_questions') }}
+
+),
+
+dices_vocabularies as (
+
+    select * from {{ ref('vocabularies') }}
+    where source = 'dices'
+
+),
+
+raters as (
+
+    select * from {{ ref('int_agreement__raters') }}
+    where source = 'dices'
+
+),
+
+-- the answer texts of every question's vocabulary and their codes: one map for all question
+-- columns, as no text is a label of two vocabularies with different codes (tested)
+answer_codes as (
+
+    select map(list(dices_vocabularies.label), list(cast(dices_vocabularies.code as utinyint))) as code_of_answer
+    from dices_vocabularies
+    semi join dices_questions on dices_vocabularies.vocabulary = dices_questions.answer_vocabulary
+
+),
+
+coded as (
+
+    select
+        ratings.dataset_config,
+        ratings.item_id,
+        ratings.rater_id,
+        coalesce(answer_codes.code_of_answer[columns('^Q')], 0)
+    from ratings
+    cross join answer_codes
+
+),
+
+final as (
+
+    select
+        coded.dataset_config,
+        cast(dense_rank() over (order by coded.item_id) as integer) as item_number,
+        raters.rater_number,
+        cast(count(*) over (partition by coded.item_id, raters.rater_number) as integer) as n_rater_judgements,
+        columns('^Q')
+    from coded
+    inner join raters on coded.rater_id = raters.source_rater_id
+
+)
+
+select * from final
+{%- endmacro %}

@@ -1,0 +1,1 @@
+{{ agreement_dices_records('stg_dices__ratings_350') }}
