@@ -7,6 +7,9 @@
     as each release has its own question columns. `ratings` is the release's staging model.
 -#}
 {% macro agreement_dices_records(ratings) -%}
+-- an answer outside its vocabulary reads as missing here: built after the answers' tests, so
+-- that `dices_answers_in_vocabulary` stops the agreement models instead
+-- depends_on: {{ ref('int_dices__answers') }}
 with
 
 ratings as (
@@ -61,6 +64,7 @@ final as (
 
     select
         coded.dataset_config,
+        coded.item_id,
         cast(dense_rank() over (order by coded.item_id) as integer) as item_number,
         raters.rater_number,
         cast(count(*) over (partition by coded.item_id, raters.rater_number) as integer) as n_rater_judgements,

@@ -1,6 +1,8 @@
--- The agreement marts read DICES answers before their keys are built (int_agreement__values):
--- per source, kind and question they must hold exactly the judgements `ratings` holds, and the
--- same number of missing ones. Fails naming the question whose counts differ.
+-- The agreement marts read the judgements before their keys are built: DUO and ReDial from
+-- `int_agreement__values`, DICES from the releases' records (`int_agreement__dices_*_records`,
+-- one column per question). Per source, kind and question they must hold exactly the judgements
+-- `ratings` holds, and the same number of missing ones. Fails naming the question whose counts
+-- differ.
 with
 
 ratings as (
@@ -13,6 +15,18 @@ ratings as (
 agreement_values as (
 
     select * from {{ ref('int_agreement__values') }}
+
+),
+
+dices_350_records as (
+
+    select * from {{ ref('int_agreement__dices_350_records') }}
+
+),
+
+dices_990_records as (
+
+    select * from {{ ref('int_agreement__dices_990_records') }}
 
 ),
 
@@ -39,7 +53,7 @@ rating_counts as (
 
 ),
 
-value_counts as (
+rated_value_counts as (
 
     select
         questions.source,
@@ -49,7 +63,45 @@ value_counts as (
         count(*) filter (where agreement_values.value_code is null) as n_missing
     from agreement_values
     inner join questions on agreement_values.question_id = questions.question_id
+    where questions.source <> 'dices'
     group by questions.source, questions.rating_kind, questions.question
+
+),
+
+dices_judgements as (
+
+    select
+        question,
+        value_code
+    from dices_350_records
+    unpivot (value_code for question in (columns('^Q')))
+    union all
+    select
+        question,
+        value_code
+    from dices_990_records
+    unpivot (value_code for question in (columns('^Q')))
+
+),
+
+dices_value_counts as (
+
+    select
+        'dices' as source,
+        'safety' as rating_kind,
+        question,
+        count(*) as n_judgements,
+        count(*) filter (where value_code = 0) as n_missing
+    from dices_judgements
+    group by question
+
+),
+
+value_counts as (
+
+    select * from rated_value_counts
+    union all
+    select * from dices_value_counts
 
 ),
 

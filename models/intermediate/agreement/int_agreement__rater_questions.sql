@@ -4,7 +4,9 @@
 -- the others is the others' highest count (ties count as agreement). Nearly every rater judges
 -- a unit once: their plurality comes from the unit's counts, row by row, without any self-join
 -- or per-(unit, rater) grouping. Raters who judged a unit more than once are worked out from
--- `int_agreement__repeat_raters`, value by value when their values differ.
+-- `int_agreement__repeat_raters`, value by value when their values differ. DICES raters' single
+-- judgements are read from the releases' records, each beside its item's counts.
+{%- set dices_releases = ['350', '990'] %}
 with
 
 agreement_values as (
@@ -37,7 +39,124 @@ questions as (
 
 ),
 
--- one judgement by the rater on the unit: the others are everyone else there
+-- (the linter cannot follow the indentation of CTEs written in a loop, one per DICES release)
+-- noqa: disable=LT02
+{%- for release in dices_releases %}
+
+dices_{{ release }}_records as (
+
+    select * from {{ ref('int_agreement__dices_' ~ release ~ '_records') }}
+
+),
+
+-- per record and question column: the item's packed counts of all its answers
+-- (`agreement_packed_judgement`, 0 when all are missing) times 8, plus the record's own code (0
+-- for missing, at most 7: `agreement_value_codes_fit_the_count_columns`)
+dices_{{ release }}_judgements_beside_item_counts as (
+
+    select
+        dataset_config,
+        rater_number,
+        n_rater_judgements,
+        cast(
+            coalesce(sum({{ agreement_packed_judgement("columns('^Q')") }}) over (partition by item_number), 0)
+            as bigint
+        ) * 8 + columns('^Q')
+    from dices_{{ release }}_records
+
+),
+
+dices_{{ release }}_single_cells as (
+
+    select
+        dataset_config,
+        rater_number,
+        question,
+        judgement_beside_item_counts & 7 as value_code,
+        judgement_beside_item_counts >> 3 as item_counts
+    from (
+        select
+            dataset_config,
+            rater_number,
+            columns('^Q')
+        from dices_{{ release }}_judgements_beside_item_counts
+        where n_rater_judgements = 1
+    )
+    unpivot (judgement_beside_item_counts for question in (columns('^Q')))
+
+),
+{%- endfor %}
+
+dices_single_cells as (
+{%- for release in dices_releases %}
+
+    select * from dices_{{ release }}_single_cells
+    {{- '\n    union all' if not loop.last }}
+{%- endfor %}
+
+),
+-- noqa: enable=LT02
+
+-- the unit's number of values, the count of the rater's own value there and the highest count
+-- of any other value
+dices_single_judgements as (
+
+    select
+        dataset_config,
+        rater_number,
+        question,
+        value_code,
+        {{ for_each_value_code(agreement_unpacked_count('item_counts', '@')) }} as n_unit_values,
+        {{ agreement_unpacked_count('item_counts', 'greatest(value_code, 1)') }} as own_value_count,
+        greatest(
+            {{ for_each_value_code(
+                'case when value_code = @ then 0 else ' ~ agreement_unpacked_count('item_counts', '@') ~ ' end', ', '
+            ) }}
+        ) as max_count_of_other_values
+    from dices_single_cells
+
+),
+
+dices_single_scored_by_name as (
+
+    select
+        dataset_config,
+        question,
+        rater_number,
+        count(*) as n_units,
+        count(*) filter (where value_code > 0) as n_values,
+        count(*) filter (where value_code = 0) as n_missing,
+        count(*) filter (where value_code > 0 and n_unit_values > 1) as n_compared,
+        count(*) filter (
+            where value_code > 0 and n_unit_values > 1 and own_value_count - 1 >= max_count_of_other_values
+        ) as n_agreeing
+    from dices_single_judgements
+    group by dataset_config, question, rater_number
+
+),
+
+dices_single_scored as (
+
+    select
+        dices_single_scored_by_name.rater_number,
+        questions.question_id,
+        dices_single_scored_by_name.n_units,
+        dices_single_scored_by_name.n_values,
+        dices_single_scored_by_name.n_missing,
+        dices_single_scored_by_name.n_compared,
+        dices_single_scored_by_name.n_agreeing
+    -- DICES answers have no number: no value_sum
+    from dices_single_scored_by_name
+    inner join questions
+        on
+            questions.source = 'dices'
+            and dices_single_scored_by_name.dataset_config = questions.scope
+            and dices_single_scored_by_name.question = questions.question
+
+),
+
+-- one judgement by the rater on the unit: the others are everyone else there (DUO, ReDial: the
+-- DICES judgements among the values are only repeat ones)
 single_judgements as (
 
     select
@@ -229,7 +348,9 @@ repeated_scored as (
 scored as (
 
     select * from single_scored
-    union all
+    union all by name
+    select * from dices_single_scored
+    union all by name
     select * from repeated_scored
 
 ),
