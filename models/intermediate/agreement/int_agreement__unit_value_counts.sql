@@ -97,14 +97,10 @@ dices_unit_cells as (
         dices_item_cells.single_counts,
         dices_item_cells.n_missing
     from dices_item_cells
-    inner join questions
-        on
-            questions.source = 'dices'
-            and dices_item_cells.dataset_config = questions.scope
-            and dices_item_cells.question = questions.question
     inner join units
         on
-            questions.question_id = units.question_id
+            dices_item_cells.dataset_config = units.dices_dataset_config
+            and dices_item_cells.question = units.dices_question
             and dices_item_cells.item_id = units.dices_item_id
 
 ),

@@ -39,7 +39,9 @@ dices_units as (
     select
         questions.question_id,
         dices_items.dialogue_key,
-        dices_items.item_id as dices_item_id
+        dices_items.item_id as dices_item_id,
+        questions.scope as dices_dataset_config,
+        questions.question as dices_question
     from dices_items
     inner join questions
         on
@@ -73,7 +75,9 @@ final as (
         question_id,
         dialogue_key,
         movie_id,
-        dices_item_id
+        dices_item_id,
+        dices_dataset_config,
+        dices_question
     from units
 
 )

@@ -47,12 +47,6 @@ value_labels as (
 
 ),
 
-questions as (
-
-    select * from {{ ref('int_agreement__questions') }}
-
-),
-
 -- the judgements of raters with several records for an item, one row per (record, question)
 dices_repeat_judgements as (
 
@@ -88,14 +82,10 @@ dices_values as (
         cast(nullif(dices_repeat_judgements.value_code, 0) as integer) as value_code,
         dices_repeat_judgements.n_rater_judgements
     from dices_repeat_judgements
-    inner join questions
-        on
-            questions.source = 'dices'
-            and dices_repeat_judgements.dataset_config = questions.scope
-            and dices_repeat_judgements.question = questions.question
     inner join units
         on
-            questions.question_id = units.question_id
+            dices_repeat_judgements.dataset_config = units.dices_dataset_config
+            and dices_repeat_judgements.question = units.dices_question
             and dices_repeat_judgements.item_id = units.dices_item_id
 
 ),
