@@ -1,3 +1,9 @@
+{#- The DICES releases, each with its own staging model and question columns: the agreement
+    models read one records model per release (`int_agreement__dices_<config>_records`). -#}
+{% macro dices_releases() -%}
+    {{ return(['350', '990']) }}
+{%- endmacro %}
+
 {#-
     One row per DICES CSV record of one release (one rater x item), in the release's own wide
     shape: the item and the rater as numbers, and each of the release's question columns holding

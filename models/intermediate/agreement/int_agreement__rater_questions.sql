@@ -6,7 +6,6 @@
 -- or per-(unit, rater) grouping. Raters who judged a unit more than once are worked out from
 -- `int_agreement__repeat_raters`, value by value when their values differ. DICES raters' single
 -- judgements are read from the releases' records, each beside its item's counts.
-{%- set dices_releases = ['350', '990'] %}
 with
 
 agreement_values as (
@@ -41,7 +40,7 @@ questions as (
 
 -- (the linter cannot follow the indentation of CTEs written in a loop, one per DICES release)
 -- noqa: disable=LT02
-{%- for release in dices_releases %}
+{%- for release in dices_releases() %}
 
 dices_{{ release }}_records as (
 
@@ -88,7 +87,7 @@ dices_{{ release }}_single_cells as (
 {%- endfor %}
 
 dices_single_cells as (
-{%- for release in dices_releases %}
+{%- for release in dices_releases() %}
 
     select * from dices_{{ release }}_single_cells
     {{- '\n    union all' if not loop.last }}

@@ -4,7 +4,6 @@
 -- values. The unit's missing judgements and its raters of one judgement are counted in the
 -- same pass, for the distributions. DICES answers are counted per item from the releases'
 -- records (one row per record, one column per question), the others from their judgements.
-{%- set dices_releases = ['350', '990'] %}
 with
 
 agreement_values as (
@@ -28,7 +27,7 @@ units as (
 -- (the linter cannot follow the indentation of CTEs written in a loop, one per DICES release,
 -- nor read DuckDB's column renaming `as 'all:\0'`: one column per question column, prefixed)
 -- noqa: disable=LT02,RF05
-{%- for release in dices_releases %}
+{%- for release in dices_releases() %}
 
 dices_{{ release }}_records as (
 
@@ -68,7 +67,7 @@ dices_{{ release }}_{{ measure }}_cells as (
 {%- endfor %}
 
 dices_item_cells as (
-{%- for release in dices_releases %}
+{%- for release in dices_releases() %}
 
     select
         all_cells.dataset_config,

@@ -21,10 +21,9 @@ rater_groups as (
 
 ),
 
-{%- set dices_releases = ['350', '990'] %}
 -- (the linter cannot follow the indentation of CTEs written in a loop, one per DICES release)
 -- noqa: disable=LT02
-{%- for release in dices_releases %}
+{%- for release in dices_releases() %}
 
 dices_{{ release }}_records as (
 
@@ -135,7 +134,7 @@ rated_group_unit_counts as (
 ),
 
 -- noqa: disable=LT02
-{%- for release in dices_releases %}
+{%- for release in dices_releases() %}
 
 -- how often each DICES-{{ release }} group (`all` included) gave each value on each item, for
 -- all question columns at once: one pass over the records (not over the 26 times as many
@@ -194,7 +193,7 @@ dices_{{ release }}_packed_cells as (
 {%- endfor %}
 
 dices_packed_cells as (
-{%- for release in dices_releases %}
+{%- for release in dices_releases() %}
 
     select * from dices_{{ release }}_packed_cells
     {{- '\n    union all' if not loop.last }}
