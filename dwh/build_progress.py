@@ -1,5 +1,5 @@
 """What `dwh build` shows while dbt runs: a progress bar fed by dbt's JSON event stream, then a
-short summary. dbt's full text log goes to a file (target/dbt.log); `dwh build --verbose` shows
+short summary. dbt's text log goes to a file (target/dbt.log); `dwh build --verbose` shows
 dbt's own output instead."""
 
 import json
@@ -57,10 +57,10 @@ class BuildProgress:
 
     def summary(self) -> str:
         """dbt's own warnings about the run, its count of passes, warnings and errors, and where its
-        full log is."""
+        log is."""
         seconds = time.monotonic() - self.started
         counted = self.stats_line or f"dbt ran {len(self.finished_nodes)} node(s)"
-        return "\n".join([*self.warnings, f"{counted} ({seconds:.1f} s)", f"dbt's full log: {self.log_file}"])
+        return "\n".join([*self.warnings, f"{counted} ({seconds:.1f} s)", f"dbt's log: {self.log_file}"])
 
     def _advance(self, index: int, total: int) -> None:
         if index in self.finished_nodes:

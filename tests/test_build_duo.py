@@ -198,12 +198,14 @@ def test_sample_builds_green(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
         select comparison, count(*) from marts.published_statistics_comparison group by 1 order by 1""") == [
         ("explained", 2), ("match", 94), ("not comparable", 4)]
     assert build.warned_rows == {}
-    # not a terminal: no colour codes, no dbt log lines; a summary and the path of dbt's full log
+    # not a terminal: no colour codes, no dbt log lines; a summary and the path of dbt's log
     assert "\x1b[" not in stdout and "START" not in stdout
     assert re.search(r"^Done\. PASS=\d+ WARN=0 ERROR=0 SKIP=0 .* \(\d+\.\d s\)$", stdout, flags=re.MULTILINE)
-    log_file = Path(re.search(r"^dbt's full log: (.+)$", stdout, flags=re.MULTILINE).group(1))
+    log_file = Path(re.search(r"^dbt's log: (.+)$", stdout, flags=re.MULTILINE).group(1))
     assert log_file == tmp_path / "logs" / "dbt.log"
-    assert "OK created sql table model intermediate.int_duo__dialogues" in log_file.read_text(encoding="utf-8")
+    logged = log_file.read_text(encoding="utf-8")
+    assert "OK created sql table model intermediate.int_duo__dialogues" in logged
+    assert "SQL status" not in logged  # the statements themselves only when asked for (below)
 
 
 def test_build_passes_dbt_selection_and_flags_through(real_duo: Path, tmp_path: Path) -> None:
@@ -218,10 +220,12 @@ def test_build_passes_dbt_selection_and_flags_through(real_duo: Path, tmp_path: 
     assert query(db_path, "select count(*) from intermediate.int_duo__dialogues") == [(455,)]
     assert not db_path.with_name(db_path.name + ".next").exists()
 
-    verbose = run_dwh(["build", "--verbose", "--select", "stg_duo__dialogues"], db_path)
+    verbose = run_dwh(["build", "--verbose", "--select", "stg_duo__dialogues"], db_path,
+                      env_overrides={"DBT_LOG_PATH": str(tmp_path / "verbose-logs")})
     assert verbose.returncode == 0, verbose.stdout + verbose.stderr
     assert "OK created sql view model staging.stg_duo__dialogues" in verbose.stdout  # dbt's own lines
     assert "\x1b[" not in verbose.stdout
+    assert "SQL status" in (tmp_path / "verbose-logs" / "dbt.log").read_text(encoding="utf-8")
 
     unknown = run_dwh(["build", "--no-such-dbt-flag"], db_path)
     assert unknown.returncode != 0

@@ -58,7 +58,7 @@ def test_build_summary_counts_nodes_and_keeps_dbts_own_warnings_and_errors(tmp_p
     summary = progress.summary().splitlines()
     assert summary[0] == "a deprecated config"  # a test's warning is shown with its rows, not here
     assert summary[1].startswith("Done. PASS=1 WARN=1 ERROR=1 SKIP=0 NO-OP=0 TOTAL=3 (")
-    assert summary[2] == f"dbt's full log: {tmp_path / 'dbt.log'}"
+    assert summary[2] == f"dbt's log: {tmp_path / 'dbt.log'}"
 
 
 def test_lines_that_are_not_dbt_events_are_shown_as_they_came(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
