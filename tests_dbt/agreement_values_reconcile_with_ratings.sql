@@ -18,17 +18,16 @@ agreement_values as (
 
 ),
 
-dices_350_records as (
+-- noqa: disable=LT02
+{%- for release in dices_releases() %}
 
-    select * from {{ ref('int_agreement__dices_350_records') }}
+dices_{{ release }}_records as (
 
-),
-
-dices_990_records as (
-
-    select * from {{ ref('int_agreement__dices_990_records') }}
+    select * from {{ ref('int_agreement__dices_' ~ release ~ '_records') }}
 
 ),
+{%- endfor %}
+-- noqa: enable=LT02
 
 questions as (
 
@@ -68,21 +67,20 @@ rated_value_counts as (
 
 ),
 
+-- noqa: disable=LT02
 dices_judgements as (
+{%- for release in dices_releases() %}
 
     select
         question,
         value_code
-    from dices_350_records
+    from dices_{{ release }}_records
     unpivot (value_code for question in (columns('^Q')))
-    union all
-    select
-        question,
-        value_code
-    from dices_990_records
-    unpivot (value_code for question in (columns('^Q')))
+    {{- '\n    union all' if not loop.last }}
+{%- endfor %}
 
 ),
+-- noqa: enable=LT02
 
 dices_value_counts as (
 

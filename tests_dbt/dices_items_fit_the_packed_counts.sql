@@ -2,31 +2,28 @@
 -- (macros/agreement.sql): an item with more records than that holds would be counted wrong.
 with
 
-records_350 as (
+-- noqa: disable=LT02
+{%- for release in dices_releases() %}
 
-    select * from {{ ref('int_agreement__dices_350_records') }}
+records_{{ release }} as (
 
-),
-
-records_990 as (
-
-    select * from {{ ref('int_agreement__dices_990_records') }}
+    select * from {{ ref('int_agreement__dices_' ~ release ~ '_records') }}
 
 ),
+{%- endfor %}
 
 records as (
+{%- for release in dices_releases() %}
 
     select
         dataset_config,
         item_number
-    from records_350
-    union all
-    select
-        dataset_config,
-        item_number
-    from records_990
+    from records_{{ release }}
+    {{- '\n    union all' if not loop.last }}
+{%- endfor %}
 
 )
+-- noqa: enable=LT02
 
 select
     dataset_config,

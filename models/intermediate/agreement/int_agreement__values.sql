@@ -15,19 +15,18 @@ rated_judgements as (
 
 ),
 
-dices_350_records as (
+-- (the linter cannot follow the indentation of CTEs written in a loop, one per DICES release)
+-- noqa: disable=LT02
+{%- for release in dices_releases() %}
 
-    select * from {{ ref('int_agreement__dices_350_records') }}
+dices_{{ release }}_records as (
+
+    select * from {{ ref('int_agreement__dices_' ~ release ~ '_records') }}
     where n_rater_judgements > 1
 
 ),
-
-dices_990_records as (
-
-    select * from {{ ref('int_agreement__dices_990_records') }}
-    where n_rater_judgements > 1
-
-),
+{%- endfor %}
+-- noqa: enable=LT02
 
 units as (
 
@@ -48,7 +47,9 @@ value_labels as (
 ),
 
 -- the judgements of raters with several records for an item, one row per (record, question)
+-- noqa: disable=LT02
 dices_repeat_judgements as (
+{%- for release in dices_releases() %}
 
     select
         dataset_config,
@@ -57,20 +58,13 @@ dices_repeat_judgements as (
         n_rater_judgements,
         question,
         value_code
-    from dices_350_records
+    from dices_{{ release }}_records
     unpivot (value_code for question in (columns('^Q')))
-    union all
-    select
-        dataset_config,
-        item_id,
-        rater_number,
-        n_rater_judgements,
-        question,
-        value_code
-    from dices_990_records
-    unpivot (value_code for question in (columns('^Q')))
+    {{- '\n    union all' if not loop.last }}
+{%- endfor %}
 
 ),
+-- noqa: enable=LT02
 
 dices_values as (
 
