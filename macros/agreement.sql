@@ -86,3 +86,30 @@
 {% macro agreement_unpacked_count(packed, code) -%}
     cast(({{ packed }} >> ({{ agreement_count_bits() }} * ({{ code }} - 1))) & {{ 2 ** agreement_count_bits() - 1 }} as integer)
 {%- endmacro %}
+
+{#-
+    The count of value `code` on a unit of `int_agreement__unit_counts` (columns `count_1`, …,
+    under `relation`): null when `code` is null.
+-#}
+{% macro agreement_count_of(code, relation) -%}
+    case {{ code }}{% for value_code in agreement_value_codes() %} when {{ value_code }} then {{ relation }}.count_{{ value_code }}{% endfor %} end
+{%- endmacro %}
+
+{#-
+    The highest count among a unit's values other than `code` (0 when it has no other value), from
+    the `count_1`, … columns of `int_agreement__unit_counts` under `relation`.
+-#}
+{% macro agreement_highest_count_except(code, relation) -%}
+    greatest({{ for_each_value_code('case when ' ~ code ~ ' = @ then 0 else ' ~ relation ~ '.count_@ end', ', ') }})
+{%- endmacro %}
+
+{#-
+    A unit's id: a 64-bit hash of its question's number, dialogue key and movie id (null but for
+    ReDial). Hashing spares numbering 2 million units by sorting their text keys, and lets the
+    judgements find their unit without joining back to `int_agreement__units`; the test `unique`
+    on `int_agreement__units.unit_id` fails the build on the (about 1 in 10^7 at 2 million units)
+    chance that two units share one.
+-#}
+{% macro agreement_unit_id(question_id, dialogue_key, movie_id) -%}
+    hash({{ question_id }}, {{ dialogue_key }}, cast({{ movie_id }} as varchar))
+{%- endmacro %}

@@ -26,9 +26,9 @@ repeat_raters as (
 
 ),
 
-unit_value_counts as (
+unit_counts as (
 
-    select * from {{ ref('int_agreement__unit_value_counts') }}
+    select * from {{ ref('int_agreement__unit_counts') }}
 
 ),
 
@@ -163,15 +163,15 @@ single_judgements as (
         agreement_values.question_id,
         agreement_values.value_code,
         value_labels.value_numeric,
-        unit_value_counts.n_unit_values - 1 as n_other_values,
-        unit_value_counts.n_values - 1 as n_others_same_value,
-        greatest(unit_value_counts.n_values - 1, unit_value_counts.max_count_of_other_values)
-            as others_plurality_count
+        -- a missing judgement is compared with nothing
+        case when agreement_values.value_code is not null then unit_counts.n_unit_values - 1 end as n_other_values,
+        {{ agreement_count_of('agreement_values.value_code', 'unit_counts') }} - 1 as n_others_same_value,
+        greatest(
+            {{ agreement_count_of('agreement_values.value_code', 'unit_counts') }} - 1,
+            {{ agreement_highest_count_except('agreement_values.value_code', 'unit_counts') }}
+        ) as others_plurality_count
     from agreement_values
-    left join unit_value_counts
-        on
-            agreement_values.unit_id = unit_value_counts.unit_id
-            and agreement_values.value_code = unit_value_counts.value_code
+    left join unit_counts on agreement_values.unit_id = unit_counts.unit_id
     left join value_labels
         on
             agreement_values.question_id = value_labels.question_id
@@ -206,17 +206,19 @@ repeated_same_value as (
         repeat_raters.n_values,
         repeat_raters.n_missing,
         repeat_raters.value_sum,
-        coalesce(unit_value_counts.n_unit_values, 0) - repeat_raters.n_values as n_other_values,
-        unit_value_counts.n_values - repeat_raters.n_values as n_others_same_value,
+        -- a rater whose judgements are all missing is compared with nothing
+        case
+            when repeat_raters.lowest_value_code is not null then unit_counts.n_unit_values - repeat_raters.n_values
+            else 0
+        end as n_other_values,
+        {{ agreement_count_of('repeat_raters.lowest_value_code', 'unit_counts') }} - repeat_raters.n_values
+            as n_others_same_value,
         greatest(
-            unit_value_counts.n_values - repeat_raters.n_values,
-            unit_value_counts.max_count_of_other_values
+            {{ agreement_count_of('repeat_raters.lowest_value_code', 'unit_counts') }} - repeat_raters.n_values,
+            {{ agreement_highest_count_except('repeat_raters.lowest_value_code', 'unit_counts') }}
         ) as others_plurality_count
     from repeat_raters
-    left join unit_value_counts
-        on
-            repeat_raters.unit_id = unit_value_counts.unit_id
-            and repeat_raters.lowest_value_code = unit_value_counts.value_code
+    left join unit_counts on repeat_raters.unit_id = unit_counts.unit_id
     where repeat_raters.lowest_value_code is not distinct from repeat_raters.highest_value_code
 
 ),
@@ -262,6 +264,26 @@ mixed_own_counts as (
 
 ),
 
+value_codes as (
+
+    select unnest({{ agreement_value_codes() | list }}) as value_code
+
+),
+
+-- the values given on the units of those raters, one row per (unit, value)
+unit_values as (
+
+    select
+        unit_counts.unit_id,
+        value_codes.value_code,
+        {{ agreement_count_of('value_codes.value_code', 'unit_counts') }} as n_values
+    from unit_counts
+    semi join mixed_raters on unit_counts.unit_id = mixed_raters.unit_id
+    cross join value_codes
+    where {{ agreement_count_of('value_codes.value_code', 'unit_counts') }} > 0
+
+),
+
 -- every value of the unit, with the rater's own count and the others' count
 mixed_cells as (
 
@@ -269,14 +291,14 @@ mixed_cells as (
         mixed_raters.unit_id,
         mixed_raters.rater_number,
         coalesce(mixed_own_counts.n_own, 0) as n_own,
-        unit_value_counts.n_values - coalesce(mixed_own_counts.n_own, 0) as n_others
+        unit_values.n_values - coalesce(mixed_own_counts.n_own, 0) as n_others
     from mixed_raters
-    inner join unit_value_counts on mixed_raters.unit_id = unit_value_counts.unit_id
+    inner join unit_values on mixed_raters.unit_id = unit_values.unit_id
     left join mixed_own_counts
         on
             mixed_raters.unit_id = mixed_own_counts.unit_id
             and mixed_raters.rater_number = mixed_own_counts.rater_number
-            and unit_value_counts.value_code = mixed_own_counts.value_code
+            and unit_values.value_code = mixed_own_counts.value_code
 
 ),
 

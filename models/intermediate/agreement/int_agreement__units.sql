@@ -2,8 +2,9 @@
 -- (dialogue, question), ReDial forms per (dialogue, movie, question). DUO subjective scores have
 -- one rater each and are no units. DICES units are the items times their release's questions
 -- (every CSV row answers each of them, nulls included): found without reading the millions of
--- answers. A unit carries its question's number; the question's attributes are in
--- `int_agreement__questions`.
+-- answers. A unit carries its question's number (the question's attributes are in
+-- `int_agreement__questions`) and its id, a hash of its keys (`agreement_unit_id`): the values
+-- and the unit counts compute the same id from a judgement's keys, without joining back here.
 with
 
 rated_judgements as (
@@ -28,8 +29,7 @@ dices_items as (
 
     select distinct
         dialogue_key,
-        dataset_config,
-        item_id
+        dataset_config
     from dices_rows
 
 ),
@@ -38,10 +38,7 @@ dices_units as (
 
     select
         questions.question_id,
-        dices_items.dialogue_key,
-        dices_items.item_id as dices_item_id,
-        questions.scope as dices_dataset_config,
-        questions.question as dices_question
+        dices_items.dialogue_key
     from dices_items
     inner join questions
         on
@@ -71,13 +68,10 @@ units as (
 final as (
 
     select
-        cast(row_number() over (order by question_id, dialogue_key, movie_id) as integer) as unit_id,
+        {{ agreement_unit_id('question_id', 'dialogue_key', 'movie_id') }} as unit_id,
         question_id,
         dialogue_key,
-        movie_id,
-        dices_item_id,
-        dices_dataset_config,
-        dices_question
+        movie_id
     from units
 
 )

@@ -28,9 +28,10 @@ dices_{{ release }}_records as (
 {%- endfor %}
 -- noqa: enable=LT02
 
-units as (
+questions as (
 
-    select * from {{ ref('int_agreement__units') }}
+    select * from {{ ref('int_agreement__questions') }}
+    where source = 'dices'
 
 ),
 
@@ -69,26 +70,31 @@ dices_repeat_judgements as (
 dices_values as (
 
     select
-        units.unit_id,
-        units.question_id,
+        {{ agreement_unit_id(
+            'questions.question_id',
+            dices_dialogue_key('dices_repeat_judgements.dataset_config', 'dices_repeat_judgements.item_id'),
+            'null'
+        ) }} as unit_id,
+        questions.question_id,
         dices_repeat_judgements.rater_number,
         -- code 0 is a missing answer
         cast(nullif(dices_repeat_judgements.value_code, 0) as integer) as value_code,
         dices_repeat_judgements.n_rater_judgements
     from dices_repeat_judgements
-    inner join units
+    inner join questions
         on
-            dices_repeat_judgements.dataset_config = units.dices_dataset_config
-            and dices_repeat_judgements.question = units.dices_question
-            and dices_repeat_judgements.item_id = units.dices_item_id
+            dices_repeat_judgements.dataset_config = questions.scope
+            and dices_repeat_judgements.question = questions.question
 
 ),
 
 rated_values as (
 
     select
-        units.unit_id,
-        units.question_id,
+        {{ agreement_unit_id(
+            'rated_judgements.question_id', 'rated_judgements.dialogue_key', 'rated_judgements.movie_id'
+        ) }} as unit_id,
+        rated_judgements.question_id,
         raters.rater_number,
         case
             when
@@ -97,13 +103,14 @@ rated_values as (
                 ) }}
                 then value_labels.value_code
         end as value_code,
-        cast(count(*) over (partition by units.unit_id, raters.rater_number) as integer) as n_rater_judgements
+        cast(count(*) over (
+            partition by
+                {{ agreement_unit_id(
+                    'rated_judgements.question_id', 'rated_judgements.dialogue_key', 'rated_judgements.movie_id'
+                ) }},
+                raters.rater_number
+        ) as integer) as n_rater_judgements
     from rated_judgements
-    inner join units
-        on
-            rated_judgements.question_id = units.question_id
-            and rated_judgements.dialogue_key = units.dialogue_key
-            and rated_judgements.movie_id is not distinct from units.movie_id
     inner join raters on rated_judgements.rater_key = raters.rater_key
     left join value_labels
         on

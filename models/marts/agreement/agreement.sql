@@ -9,9 +9,9 @@ value_labels as (
 
 ),
 
-unit_value_counts as (
+unit_counts as (
 
-    select * from {{ ref('int_agreement__unit_value_counts') }}
+    select * from {{ ref('int_agreement__unit_counts') }}
 
 ),
 
@@ -108,15 +108,11 @@ question_numbers as (
 rated_unit_counts as (
 
     select
-        unit_value_counts.question_id,
-        {{ for_each_value_code(
-            'cast(coalesce(sum(unit_value_counts.n_values) filter (where unit_value_counts.value_code = @), 0)'
-            ~ ' as integer) as count_@', ',\n        '
-        ) }}
-    from unit_value_counts
-    inner join questions on unit_value_counts.question_id = questions.question_id
+        unit_counts.question_id,
+        {{ for_each_value_code('unit_counts.count_@', ',\n        ') }}
+    from unit_counts
+    inner join questions on unit_counts.question_id = questions.question_id
     where questions.source <> 'dices'
-    group by unit_value_counts.unit_id, unit_value_counts.question_id
 
 ),
 

@@ -20,9 +20,9 @@ value_labels as (
 
 ),
 
-unit_value_counts as (
+unit_counts as (
 
-    select * from {{ ref('int_agreement__unit_value_counts') }}
+    select * from {{ ref('int_agreement__unit_counts') }}
 
 ),
 
@@ -42,45 +42,53 @@ repeat_raters_per_unit as (
 
 ),
 
-labelled_counts as (
+-- each question's values in the order of their texts (the order of `value_counts`' keys), and
+-- their numbers by code (0 for codes it does not use; DICES answers have none)
+question_values as (
 
     select
-        unit_value_counts.unit_id,
-        unit_value_counts.n_values,
-        unit_value_counts.n_unit_values,
-        value_labels.value_text,
-        value_labels.value_numeric,
-        unit_value_counts.n_values / unit_value_counts.n_unit_values as share,
-        unit_value_counts.plurality_count,
-        unit_value_counts.n_single_judgement_raters,
-        unit_value_counts.n_missing_judgements
-    from unit_value_counts
-    inner join value_labels
-        on
-            unit_value_counts.question_id = value_labels.question_id
-            and unit_value_counts.value_code = value_labels.value_code
+        question_id,
+        list({ 'code': value_code, 'text': value_text } order by value_text) as values_in_text_order,
+        {{ for_each_value_code(
+            'coalesce(max(value_numeric) filter (where value_code = @), 0) as number_@', ',\n        '
+        ) }}
+    from value_labels
+    group by question_id
 
 ),
 
 per_unit as (
 
     select
-        unit_id,
-        sum(n_values) as n_ratings,
-        count(*) as n_distinct_values,
-        -- sorting the entries (structs sort by their first field) costs less than an ordered aggregate
-        map_from_entries(list_sort(list({ 'key': value_text, 'value': cast(n_values as bigint) }))) as value_counts,
-        min(value_text) filter (where n_values = plurality_count) as plurality_value,
-        max(plurality_count) / sum(n_values) as plurality_share,
-        -sum(share * ln(share)) as entropy,
-        sum(n_values * value_numeric) as value_sum,
-        sum(n_values * value_numeric * value_numeric) as value_square_sum,
-        -- a rater who judged the unit once is counted in unit_value_counts, one who judged it
-        -- again is a row of repeat_raters
-        any_value(n_single_judgement_raters) as n_single_judgement_raters,
-        any_value(n_missing_judgements) as n_missing
-    from labelled_counts
-    group by unit_id
+        unit_counts.unit_id,
+        unit_counts.n_unit_values as n_ratings,
+        cast({{ for_each_value_code('cast(unit_counts.count_@ > 0 as integer)') }} as bigint) as n_distinct_values,
+        map_from_entries(
+            list_transform(
+                list_filter(
+                    question_values.values_in_text_order, v -> {{ agreement_count_of('v.code', 'unit_counts') }} > 0
+                ),
+                v -> { 'key': v.text, 'value': cast({{ agreement_count_of('v.code', 'unit_counts') }} as bigint) }
+            )
+        ) as value_counts,
+        list_filter(
+            question_values.values_in_text_order,
+            v -> {{ agreement_count_of('v.code', 'unit_counts') }} = unit_counts.plurality_count
+        )[1].text as plurality_value,
+        unit_counts.plurality_count / unit_counts.n_unit_values as plurality_share,
+        -- a value not given adds nothing (and ln(1) = 0)
+        -({{ for_each_value_code(
+            '(unit_counts.count_@ / unit_counts.n_unit_values) * ln(greatest(unit_counts.count_@, 1) / unit_counts.n_unit_values)'
+        ) }}) as entropy,
+        {{ for_each_value_code('unit_counts.count_@ * question_values.number_@') }} as value_sum,
+        {{ for_each_value_code('unit_counts.count_@ * question_values.number_@ * question_values.number_@') }}
+            as value_square_sum,
+        -- a rater who judged the unit once is counted in unit_counts, one who judged it again is
+        -- a row of repeat_raters
+        unit_counts.n_single_judgement_raters,
+        unit_counts.n_missing_judgements as n_missing
+    from unit_counts
+    inner join question_values on unit_counts.question_id = question_values.question_id
 
 ),
 

@@ -1,0 +1,168 @@
+-- One row per unit with at least one value: how often each value code was given there (one
+-- column per code, 0 for a code not given, missing judgements left out), the unit's number of
+-- values and its plurality count, and, for the distributions, its missing judgements and its
+-- raters of one judgement. One row per unit, not per (unit, value): the distributions, the rater
+-- agreement and `agreement` read a unit's counts side by side, without grouping them again.
+-- DICES answers are counted per item from the releases' records (one row per record, one column
+-- per question), the others from their judgements.
+with
+
+agreement_values as (
+
+    select * from {{ ref('int_agreement__values') }}
+
+),
+
+questions as (
+
+    select * from {{ ref('int_agreement__questions') }}
+
+),
+
+-- (the linter cannot follow the indentation of CTEs written in a loop, one per DICES release,
+-- nor read DuckDB's column renaming `as 'all:\0'`: one column per question column, prefixed)
+-- noqa: disable=LT02,RF05
+{%- for release in dices_releases() %}
+
+dices_{{ release }}_records as (
+
+    select * from {{ ref('int_agreement__dices_' ~ release ~ '_records') }}
+
+),
+
+-- per item and question column: the packed counts of its values (`agreement_packed_judgement`),
+-- the same for raters with one record for the item, and the number of missing answers
+dices_{{ release }}_item_sums as (
+
+    select
+        dataset_config,
+        item_id,
+        sum({{ agreement_packed_judgement("columns('^Q')") }}) as 'all:\0',
+        sum(case when n_rater_judgements = 1 then {{ agreement_packed_judgement("columns('^Q')") }} end)
+            as 'single:\0',
+        sum(case when columns('^Q') = 0 then 1 else 0 end) as 'missing:\0'
+    from dices_{{ release }}_records
+    group by dataset_config, item_id
+
+),
+{%- for measure in ['all', 'single', 'missing'] %}
+
+dices_{{ release }}_{{ measure }}_cells as (
+
+    select
+        dataset_config,
+        item_id,
+        replace(question, '{{ measure }}:', '') as question,
+        {{ measure }}_count
+    from (select dataset_config, item_id, columns('^{{ measure }}:') from dices_{{ release }}_item_sums)
+    unpivot include nulls ({{ measure }}_count for question in (columns('^{{ measure }}:')))
+
+),
+{%- endfor %}
+{%- endfor %}
+
+dices_item_cells as (
+{%- for release in dices_releases() %}
+
+    select
+        all_cells.dataset_config,
+        all_cells.item_id,
+        all_cells.question,
+        cast(all_cells.all_count as bigint) as all_counts,
+        cast(single_cells.single_count as bigint) as single_counts,
+        cast(missing_cells.missing_count as integer) as n_missing
+    from dices_{{ release }}_all_cells as all_cells
+    inner join dices_{{ release }}_single_cells as single_cells
+        on all_cells.item_id = single_cells.item_id and all_cells.question = single_cells.question
+    inner join dices_{{ release }}_missing_cells as missing_cells
+        on all_cells.item_id = missing_cells.item_id and all_cells.question = missing_cells.question
+    {{- '\n    union all' if not loop.last }}
+{%- endfor %}
+
+),
+-- noqa: enable=LT02,RF05
+
+dices_unit_cells as (
+
+    select
+        {{ agreement_unit_id(
+            'questions.question_id', dices_dialogue_key('dices_item_cells.dataset_config', 'dices_item_cells.item_id'), 'null'
+        ) }} as unit_id,
+        questions.question_id,
+        dices_item_cells.all_counts,
+        dices_item_cells.single_counts,
+        dices_item_cells.n_missing
+    from dices_item_cells
+    inner join questions
+        on
+            questions.source = 'dices'
+            and dices_item_cells.dataset_config = questions.scope
+            and dices_item_cells.question = questions.question
+
+),
+
+-- per value code: the count of all answers and of those of raters with one record for the item
+dices_counted as (
+
+    select
+        unit_id,
+        question_id,
+        {{ for_each_value_code(
+            agreement_unpacked_count('all_counts', '@') ~ ' as count_@', ',\n        '
+        ) }},
+        {{ for_each_value_code('coalesce(' ~ agreement_unpacked_count('single_counts', '@') ~ ', 0)') }}
+            as n_single_judgement_raters,
+        n_missing as n_missing_judgements
+    from dices_unit_cells
+
+),
+
+-- DUO objective scores, ReDial form answers (the DICES answers among the values are only the
+-- repeat judgements, counted above with the others)
+rated_counted as (
+
+    select
+        agreement_values.unit_id,
+        agreement_values.question_id,
+        {{ for_each_value_code(
+            'cast(count(*) filter (where agreement_values.value_code = @) as integer) as count_@', ',\n        '
+        ) }},
+        cast(
+            count(*) filter (where agreement_values.value_code is not null and agreement_values.n_rater_judgements = 1)
+            as integer
+        ) as n_single_judgement_raters,
+        cast(count(*) filter (where agreement_values.value_code is null) as integer) as n_missing_judgements
+    from agreement_values
+    semi join questions
+        on
+            agreement_values.question_id = questions.question_id
+            and questions.source <> 'dices'
+    group by agreement_values.unit_id, agreement_values.question_id
+
+),
+
+counted as (
+
+    select * from dices_counted
+    union all
+    select * from rated_counted
+
+),
+
+final as (
+
+    select
+        unit_id,
+        question_id,
+        {{ for_each_value_code('count_@', ',\n        ') }},
+        {{ for_each_value_code('count_@') }} as n_unit_values,
+        greatest({{ for_each_value_code('count_@', ', ') }}) as plurality_count,
+        n_single_judgement_raters,
+        n_missing_judgements
+    from counted
+    -- a unit of missing judgements only has no distribution
+    where {{ for_each_value_code('count_@') }} > 0
+
+)
+
+select * from final
