@@ -113,3 +113,11 @@
 {% macro agreement_unit_id(question_id, dialogue_key, movie_id) -%}
     hash({{ question_id }}, {{ dialogue_key }}, cast({{ movie_id }} as varchar))
 {%- endmacro %}
+
+{#-
+    In a select over `int_agreement__value_labels` grouped by question: the question's number for
+    each value code, `number_1`, … (0 for a code it does not use; DICES answers have no number).
+-#}
+{% macro agreement_numbers_by_code() -%}
+    {{ for_each_value_code('coalesce(max(value_numeric) filter (where value_code = @), 0) as number_@', ',\n        ') }}
+{%- endmacro %}

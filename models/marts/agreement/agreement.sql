@@ -96,9 +96,7 @@ question_numbers as (
 
     select
         question_id,
-        {{ for_each_value_code(
-            'coalesce(max(value_numeric) filter (where value_code = @), 0) as number_@', ',\n        '
-        ) }}
+        {{ agreement_numbers_by_code() }}
     from value_labels
     group by question_id
 

@@ -49,9 +49,7 @@ question_values as (
     select
         question_id,
         list({ 'code': value_code, 'text': value_text } order by value_text) as values_in_text_order,
-        {{ for_each_value_code(
-            'coalesce(max(value_numeric) filter (where value_code = @), 0) as number_@', ',\n        '
-        ) }}
+        {{ agreement_numbers_by_code() }}
     from value_labels
     group by question_id
 
