@@ -88,34 +88,43 @@ dices_values as (
 
 ),
 
+-- each DUO and ReDial judgement with the id of its unit
+rated_unit_judgements as (
+
+    select
+        {{ agreement_unit_id('question_id', 'dialogue_key', 'movie_id') }} as unit_id,
+        question_id,
+        rater_key,
+        rating_kind,
+        question,
+        value_numeric
+    from rated_judgements
+
+),
+
 rated_values as (
 
     select
-        {{ agreement_unit_id(
-            'rated_judgements.question_id', 'rated_judgements.dialogue_key', 'rated_judgements.movie_id'
-        ) }} as unit_id,
-        rated_judgements.question_id,
+        rated_unit_judgements.unit_id,
+        rated_unit_judgements.question_id,
         raters.rater_number,
         case
             when
                 not {{ agreement_value_is_missing(
-                    'rated_judgements.rating_kind', 'rated_judgements.question', 'rated_judgements.value_numeric'
+                    'rated_unit_judgements.rating_kind',
+                    'rated_unit_judgements.question',
+                    'rated_unit_judgements.value_numeric'
                 ) }}
                 then value_labels.value_code
         end as value_code,
-        cast(count(*) over (
-            partition by
-                {{ agreement_unit_id(
-                    'rated_judgements.question_id', 'rated_judgements.dialogue_key', 'rated_judgements.movie_id'
-                ) }},
-                raters.rater_number
-        ) as integer) as n_rater_judgements
-    from rated_judgements
-    inner join raters on rated_judgements.rater_key = raters.rater_key
+        cast(count(*) over (partition by rated_unit_judgements.unit_id, raters.rater_number) as integer)
+            as n_rater_judgements
+    from rated_unit_judgements
+    inner join raters on rated_unit_judgements.rater_key = raters.rater_key
     left join value_labels
         on
-            rated_judgements.question_id = value_labels.question_id
-            and rated_judgements.value_numeric = value_labels.value_numeric
+            rated_unit_judgements.question_id = value_labels.question_id
+            and rated_unit_judgements.value_numeric = value_labels.value_numeric
 
 ),
 
