@@ -121,3 +121,19 @@
 {% macro agreement_numbers_by_code() -%}
     {{ for_each_value_code('coalesce(max(value_numeric) filter (where value_code = @), 0) as number_@', ',\n        ') }}
 {%- endmacro %}
+
+{#-
+    The value code that a packed count (`agreement_packed_judgement`) holds more often than every
+    other code: its unique plurality. 0 when no code is ahead of all others (a tie, or no value).
+-#}
+{% macro agreement_unique_plurality(packed) -%}
+    {%- set codes = agreement_value_codes() -%}
+    case
+    {%- for code in codes %}
+        {%- set others = [] %}
+        {%- for other in codes if other != code %}{% do others.append(agreement_unpacked_count(packed, other)) %}{% endfor %}
+        when {{ agreement_unpacked_count(packed, code) }} > {{ 'greatest(' ~ others | join(', ') ~ ')' if others else '0' }} then {{ code }}
+    {%- endfor %}
+        else 0
+    end
+{%- endmacro %}

@@ -2,13 +2,28 @@
 -- `int_agreement__values`, DICES from the releases' records (`int_agreement__dices_*_records`,
 -- one column per question). Per source, kind and question they must hold exactly the judgements
 -- `ratings` holds, and the same number of missing ones. Fails naming the question whose counts
--- differ.
+-- differ. The DICES rows of `ratings` are `int_dices__ratings`: one row per integer-coded answer
+-- of `int_dices__answers` (inner joins that `dices_answers_belong_to_a_record` keeps whole), its
+-- label null where the answer is. They are counted there, without joining 31 million answers
+-- (at scale 10) to their records and texts.
 with
 
 ratings as (
 
     select * from {{ ref('ratings') }}
-    where rating_kind in ('objective', 'movie_form', 'safety')
+    where rating_kind in {{ agreement_unit_rating_kinds() }}
+
+),
+
+dices_answers as (
+
+    select * from {{ ref('int_dices__answers') }}
+
+),
+
+dices_questions as (
+
+    select * from {{ ref('int_dices__questions') }}
 
 ),
 
@@ -35,20 +50,50 @@ questions as (
 
 ),
 
-rating_counts as (
+rated_counts as (
 
     select
         source,
         rating_kind,
         question,
         count(*) as n_judgements,
-        count(*) filter (
-            where
-            (source = 'dices' and value_label is null)
-            or (source <> 'dices' and {{ agreement_value_is_missing('rating_kind', 'question', 'value_numeric') }})
-        ) as n_missing
+        count(*) filter (where {{ agreement_value_is_missing('rating_kind', 'question', 'value_numeric') }})
+            as n_missing
     from ratings
     group by source, rating_kind, question
+
+),
+
+dices_answer_counts as (
+
+    select
+        question_ref,
+        count(*) as n_judgements,
+        count(*) filter (where answer_ref is null) as n_missing
+    from dices_answers
+    group by question_ref
+
+),
+
+dices_rating_counts as (
+
+    select
+        'dices' as source,
+        'safety' as rating_kind,
+        dices_questions.question,
+        sum(dices_answer_counts.n_judgements) as n_judgements,
+        sum(dices_answer_counts.n_missing) as n_missing
+    from dices_answer_counts
+    inner join dices_questions on dices_answer_counts.question_ref = dices_questions.question_ref
+    group by dices_questions.question
+
+),
+
+rating_counts as (
+
+    select * from rated_counts
+    union all
+    select * from dices_rating_counts
 
 ),
 
@@ -67,30 +112,39 @@ rated_value_counts as (
 
 ),
 
+-- per release and question column: the records (each answers every question column) and the
+-- missing answers among them, counted on the records in their wide shape, then unpivoted
 -- noqa: disable=LT02
-dices_judgements as (
+dices_release_value_counts as (
 {%- for release in dices_releases() %}
 
     select
         question,
-        value_code
-    from dices_{{ release }}_records
-    unpivot (value_code for question in (columns('^Q')))
+        n_judgements,
+        n_missing
+    from (
+        select
+            count(*) as n_judgements,
+            sum(case when columns('^Q') = 0 then 1 else 0 end)
+        from dices_{{ release }}_records
+    )
+    unpivot (n_missing for question in (columns('^Q')))
     {{- '\n    union all' if not loop.last }}
 {%- endfor %}
 
 ),
 -- noqa: enable=LT02
 
+-- a question column of both releases is one question of `ratings`
 dices_value_counts as (
 
     select
         'dices' as source,
         'safety' as rating_kind,
         question,
-        count(*) as n_judgements,
-        count(*) filter (where value_code = 0) as n_missing
-    from dices_judgements
+        sum(n_judgements) as n_judgements,
+        sum(n_missing) as n_missing
+    from dices_release_value_counts
     group by question
 
 ),

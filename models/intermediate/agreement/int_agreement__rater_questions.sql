@@ -5,7 +5,8 @@
 -- a unit once: their plurality comes from the unit's counts, row by row, without any self-join
 -- or per-(unit, rater) grouping. Raters who judged a unit more than once are worked out from
 -- `int_agreement__repeat_raters`, value by value when their values differ. DICES raters' single
--- judgements are read from the releases' records, each beside its item's counts.
+-- judgements are read from the releases' records, one column per question, each beside its
+-- item's unique plurality and summed per rater without unpivoting the records.
 with
 
 agreement_values as (
@@ -38,8 +39,9 @@ questions as (
 
 ),
 
--- (the linter cannot follow the indentation of CTEs written in a loop, one per DICES release)
--- noqa: disable=LT02
+-- (the linter cannot follow the indentation of CTEs written in a loop, one per DICES release,
+-- nor read DuckDB's column renaming `as 'values:\0'`: one column per question column, prefixed)
+-- noqa: disable=LT02,RF05
 {%- for release in dices_releases() %}
 
 dices_{{ release }}_records as (
@@ -48,91 +50,126 @@ dices_{{ release }}_records as (
 
 ),
 
--- per record and question column: the item's packed counts of all its answers
--- (`agreement_packed_judgement`, 0 when all are missing) times 8, plus the record's own code (0
--- for missing, at most 7: `agreement_value_codes_fit_the_count_columns`)
-dices_{{ release }}_judgements_beside_item_counts as (
+-- per item and question column: its unique plurality (`agreement_unique_plurality`: the value
+-- code given more often than any other, 0 when none is) plus 8 when the item has more than one
+-- value there. A rater who judged the item once agrees with the others' plurality exactly when
+-- their value is the item's unique plurality: with their own value left out, it still has the
+-- highest count (or shares it). Worked out per item, not per record.
+dices_{{ release }}_item_pluralities as (
 
     select
-        dataset_config,
-        rater_number,
-        n_rater_judgements,
-        cast(
-            coalesce(sum({{ agreement_packed_judgement("columns('^Q')") }}) over (partition by item_number), 0)
-            as bigint
-        ) * 8 + columns('^Q')
-    from dices_{{ release }}_records
+        item_number,
+        {{ agreement_unique_plurality("columns('^Q')") }}
+        + 8 * cast({{ for_each_value_code(agreement_unpacked_count("columns('^Q')", '@')) }} > 1 as integer)
+    from (
+        select
+            item_number,
+            coalesce(cast(sum({{ agreement_packed_judgement("columns('^Q')") }}) as bigint), 0)
+        from dices_{{ release }}_records
+        group by item_number
+    )
 
 ),
 
-dices_{{ release }}_single_cells as (
+-- each record of a rater who judged its item once, each question column holding the record's
+-- value code (0 for missing) plus 8 times its item's plurality column: the item rows are put
+-- beside the records and handed to them by a window, one column at a time
+dices_{{ release }}_records_and_pluralities as (
+
+    select
+        item_number,
+        dataset_config,
+        rater_number,
+        false as is_item_plurality,
+        columns('^Q')
+    from dices_{{ release }}_records
+    where n_rater_judgements = 1
+    union all by name
+    select
+        item_number,
+        true as is_item_plurality,
+        columns('^Q')
+    from dices_{{ release }}_item_pluralities
+
+),
+
+dices_{{ release }}_judgements_beside_pluralities as (
 
     select
         dataset_config,
         rater_number,
-        question,
-        judgement_beside_item_counts & 7 as value_code,
-        judgement_beside_item_counts >> 3 as item_counts
-    from (
-        select
-            dataset_config,
-            rater_number,
-            columns('^Q')
-        from dices_{{ release }}_judgements_beside_item_counts
-        where n_rater_judgements = 1
-    )
-    unpivot (judgement_beside_item_counts for question in (columns('^Q')))
+        is_item_plurality,
+        columns('^Q')
+        + 8 * max(case when is_item_plurality then columns('^Q') end) over (partition by item_number)
+    from dices_{{ release }}_records_and_pluralities
+
+),
+
+-- per rater and question column (8 = the value code's bits, 64 = more than one value there): how
+-- many of the rater's values there are, how many of them met another value, and how many of
+-- those are the unique plurality
+dices_{{ release }}_single_sums as (
+
+    select
+        dataset_config,
+        rater_number,
+        count(*) as n_units,
+        count(nullif(columns('^Q') & 7, 0)) as 'values:\0',
+        count(case when columns('^Q') & 7 > 0 and columns('^Q') >= 64 then 1 end) as 'compared:\0',
+        count(
+            case
+                when columns('^Q') & 7 > 0 and columns('^Q') >= 64 and columns('^Q') & 7 = (columns('^Q') >> 3) & 7
+                    then 1
+            end
+        ) as 'agreeing:\0'
+    from dices_{{ release }}_judgements_beside_pluralities
+    where not is_item_plurality
+    group by dataset_config, rater_number
+
+),
+{%- for measure in ['values', 'compared', 'agreeing'] %}
+
+dices_{{ release }}_single_{{ measure }} as (
+
+    select
+        dataset_config,
+        rater_number,
+        n_units,
+        replace(question, '{{ measure }}:', '') as question,
+        n_{{ measure }}
+    from (select dataset_config, rater_number, n_units, columns('^{{ measure }}:') from dices_{{ release }}_single_sums)
+    unpivot (n_{{ measure }} for question in (columns('^{{ measure }}:')))
 
 ),
 {%- endfor %}
+{%- endfor %}
 
-dices_single_cells as (
+dices_single_scored_by_name as (
 {%- for release in dices_releases() %}
 
-    select * from dices_{{ release }}_single_cells
+    select
+        single_values.dataset_config,
+        single_values.question,
+        single_values.rater_number,
+        single_values.n_units,
+        single_values.n_values,
+        single_values.n_units - single_values.n_values as n_missing,
+        single_compared.n_compared,
+        single_agreeing.n_agreeing
+    from dices_{{ release }}_single_values as single_values
+    inner join dices_{{ release }}_single_compared as single_compared
+        on
+            single_values.rater_number = single_compared.rater_number
+            and single_values.question = single_compared.question
+    inner join dices_{{ release }}_single_agreeing as single_agreeing
+        on
+            single_values.rater_number = single_agreeing.rater_number
+            and single_values.question = single_agreeing.question
     {{- '\n    union all' if not loop.last }}
 {%- endfor %}
 
 ),
--- noqa: enable=LT02
-
--- the unit's number of values, the count of the rater's own value there and the highest count
--- of any other value
-dices_single_judgements as (
-
-    select
-        dataset_config,
-        rater_number,
-        question,
-        value_code,
-        {{ for_each_value_code(agreement_unpacked_count('item_counts', '@')) }} as n_unit_values,
-        {{ agreement_unpacked_count('item_counts', 'greatest(value_code, 1)') }} as own_value_count,
-        greatest(
-            {{ for_each_value_code(
-                'case when value_code = @ then 0 else ' ~ agreement_unpacked_count('item_counts', '@') ~ ' end', ', '
-            ) }}
-        ) as max_count_of_other_values
-    from dices_single_cells
-
-),
-
-dices_single_scored_by_name as (
-
-    select
-        dataset_config,
-        question,
-        rater_number,
-        count(*) as n_units,
-        count(*) filter (where value_code > 0) as n_values,
-        count(*) filter (where value_code = 0) as n_missing,
-        count(*) filter (where value_code > 0 and n_unit_values > 1) as n_compared,
-        count(*) filter (
-            where value_code > 0 and n_unit_values > 1 and own_value_count - 1 >= max_count_of_other_values
-        ) as n_agreeing
-    from dices_single_judgements
-    group by dataset_config, question, rater_number
-
-),
+-- noqa: enable=LT02,RF05
 
 dices_single_scored as (
 

@@ -102,6 +102,17 @@ question_numbers as (
 
 ),
 
+-- what the (group, unit) terms need of a question: its numbers and whether they are an interval
+question_terms as (
+
+    select
+        question_numbers.*,
+        questions.level_of_measurement = 'interval' as is_interval
+    from question_numbers
+    inner join questions on question_numbers.question_id = questions.question_id
+
+),
+
 -- how often each value was given on each DUO and ReDial unit
 rated_unit_counts as (
 
@@ -229,14 +240,12 @@ per_group_unit as (
 
     select
         group_unit_counts.*,
-        questions.level_of_measurement = 'interval' as is_interval,
-        questions.n_labels,
-        {{ for_each_value_code('question_numbers.number_@', ',\n        ') }},
+        question_terms.is_interval,
+        {{ for_each_value_code('question_terms.number_@', ',\n        ') }},
         {{ for_each_value_code('group_unit_counts.count_@') }} as n_group,
         {{ for_each_value_code('group_unit_counts.unit_count_@') }} as n_unit
     from group_unit_counts
-    inner join questions on group_unit_counts.question_id = questions.question_id
-    inner join question_numbers on group_unit_counts.question_id = question_numbers.question_id
+    inner join question_terms on group_unit_counts.question_id = question_terms.question_id
 
 ),
 
@@ -246,7 +255,6 @@ unit_terms as (
     select
         group_id,
         question_id,
-        n_labels,
         n_group,
         n_unit - n_group as n_others,
         {{ for_each_value_code('count_@', ',\n        ') }},
@@ -259,8 +267,8 @@ unit_terms as (
             when is_interval then {{ for_each_value_code('count_@ * number_@ * number_@') }}
         end as group_value_square_sum,
         greatest({{ for_each_value_code('count_@', ', ') }}) as group_plurality_count,
-        -- ln(1) = 0: a value the group did not give adds nothing
-        {{ for_each_value_code('count_@ * ln(greatest(count_@, 1))') }} as group_count_log_sum
+        -- ln(1) = 0: a value the group gave once, or not at all, adds nothing (and costs no ln)
+        {{ for_each_value_code('case when count_@ > 1 then count_@ * ln(count_@) else 0 end') }} as group_count_log_sum
     from per_group_unit
 
 ),
@@ -269,8 +277,11 @@ classified_units as (
 
     select
         unit_terms.*,
-        unit_terms.n_group >= 2 as is_pairable,
-        unit_terms.n_others >= 1 as is_rated_by_both,
+        -- 1 or 0, multiplied into the sums below: cheaper than filtered aggregates over millions
+        -- of (group, unit) rows. A unit with one value of the group adds no disagreeing pair
+        -- (n_group² equals the sum of squares there), and with no others' value no shared pair.
+        cast(unit_terms.n_group >= 2 as integer) as is_pairable,
+        cast(unit_terms.n_others >= 1 as integer) as is_rated_by_both,
         case
             when unit_terms.group_plurality_count = unit_terms.n_group then 0.0
             else ln(unit_terms.n_group) - unit_terms.group_count_log_sum / unit_terms.n_group
@@ -284,29 +295,25 @@ per_group_question as (
     select
         group_id,
         question_id,
-        count(*) filter (where is_pairable) as n_units,
-        coalesce(sum(n_group) filter (where is_pairable), 0) as n_values,
-        sum((n_group * n_group - group_same_value_pairs) / (n_group - 1))
-        filter (where is_pairable) as nominal_disagreeing_pairs,
-        sum(2 * (n_group * group_value_square_sum - group_value_sum * group_value_sum) / (n_group - 1))
-        filter (where is_pairable) as interval_squared_differences,
-        sum(group_value_sum) filter (where is_pairable) as pairable_value_sum,
-        sum(group_value_square_sum) filter (where is_pairable) as pairable_value_square_sum,
+        cast(sum(is_pairable) as bigint) as n_units,
+        cast(sum(is_pairable * n_group) as bigint) as n_values,
+        sum((n_group * n_group - group_same_value_pairs) / greatest(n_group - 1, 1)) as nominal_disagreeing_pairs,
+        sum(2 * (n_group * group_value_square_sum - group_value_sum * group_value_sum) / greatest(n_group - 1, 1))
+            as interval_squared_differences,
+        sum(is_pairable * group_value_sum) as pairable_value_sum,
+        sum(is_pairable * group_value_square_sum) as pairable_value_square_sum,
         -- per value: the square of how often the group gave it on its pairable units
-        {{ for_each_value_code('coalesce(sum(count_@) filter (where is_pairable), 0) ** 2') }}
-            as pairable_same_value_pairs,
-        count(*) filter (where is_rated_by_both) as n_xrr_units,
-        sum(n_group) filter (where is_rated_by_both) as n_group_values_on_shared_units,
-        sum(n_others) filter (where is_rated_by_both) as n_others_values_on_shared_units,
+        {{ for_each_value_code('sum(is_pairable * count_@) ** 2') }} as pairable_same_value_pairs,
+        cast(sum(is_rated_by_both) as bigint) as n_xrr_units,
+        sum(is_rated_by_both * n_group) as n_group_values_on_shared_units,
+        -- (the others' values are 0 where none was given)
+        sum(n_others) as n_others_values_on_shared_units,
         -- per value: the group's count on the units both rated times the others' count there
-        {{ for_each_value_code(
-            'coalesce(sum(count_@) filter (where is_rated_by_both), 0)'
-            ~ ' * coalesce(sum(unit_count_@ - count_@) filter (where is_rated_by_both), 0)'
-        ) }}
+        {{ for_each_value_code('sum(is_rated_by_both * count_@) * sum(unit_count_@ - count_@)') }}
             as shared_same_value_pairs,
-        sum((n_group + n_others) * (1 - cross_same_value_pairs / (n_group * n_others)))
-        filter (where is_rated_by_both) as xrr_weighted_disagreement,
-        avg(ln(n_labels) - group_entropy) as mean_negentropy,
+        sum((n_group + n_others) * (1 - cross_same_value_pairs / (n_group * nullif(n_others, 0))))
+            as xrr_weighted_disagreement,
+        avg(group_entropy) as mean_entropy,
         avg(group_plurality_count / n_group) as mean_plurality_share
     from classified_units
     group by group_id, question_id
@@ -343,17 +350,17 @@ disagreements as (
         end as expected_disagreement,
         per_group_question.n_xrr_units,
         per_group_question.xrr_weighted_disagreement
-        / (
-            per_group_question.n_group_values_on_shared_units + per_group_question.n_others_values_on_shared_units
+        / nullif(
+            per_group_question.n_group_values_on_shared_units + per_group_question.n_others_values_on_shared_units, 0
         ) as xrr_observed_disagreement,
         (
             per_group_question.n_group_values_on_shared_units * per_group_question.n_others_values_on_shared_units
             - per_group_question.shared_same_value_pairs
         )
-        / (
-            per_group_question.n_group_values_on_shared_units * per_group_question.n_others_values_on_shared_units
+        / nullif(
+            per_group_question.n_group_values_on_shared_units * per_group_question.n_others_values_on_shared_units, 0
         ) as xrr_expected_disagreement,
-        per_group_question.mean_negentropy,
+        ln(questions.n_labels) - per_group_question.mean_entropy as mean_negentropy,
         per_group_question.mean_plurality_share
     from group_questions
     inner join questions on group_questions.question_id = questions.question_id
