@@ -105,10 +105,10 @@
 
 {#-
     A unit's id: a 64-bit hash of its question's number, dialogue key and movie id (null but for
-    ReDial). Hashing spares numbering 2 million units by sorting their text keys, and lets the
-    judgements find their unit without joining back to `int_agreement__units`; the test `unique`
-    on `int_agreement__units.unit_id` fails the build on the (about 1 in 10^7 at 2 million units)
-    chance that two units share one.
+    ReDial). Hashing spares numbering 2 million units by sorting their text keys, and lets every
+    model compute a judgement's unit from the judgement's own keys, without a table of units to
+    join back to; the test `unique` on `int_agreement__unit_counts.unit_id` fails the build on the
+    (about 1 in 10^7 at 2 million units) chance that two units share one.
 -#}
 {% macro agreement_unit_id(question_id, dialogue_key, movie_id) -%}
     hash({{ question_id }}, {{ dialogue_key }}, cast({{ movie_id }} as varchar))

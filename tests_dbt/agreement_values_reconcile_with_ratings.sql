@@ -107,7 +107,6 @@ rated_value_counts as (
         count(*) filter (where agreement_values.value_code is null) as n_missing
     from agreement_values
     inner join questions on agreement_values.question_id = questions.question_id
-    where questions.source <> 'dices'
     group by questions.source, questions.rating_kind, questions.question
 
 ),

@@ -4,7 +4,7 @@
 -- the others is the others' highest count (ties count as agreement). Nearly every rater judges
 -- a unit once: their plurality comes from the unit's counts, row by row, without any self-join
 -- or per-(unit, rater) grouping. Raters who judged a unit more than once are worked out from
--- `int_agreement__repeat_raters`, value by value when their values differ. DICES raters' single
+-- their counts per value in `int_agreement__repeat_raters`. DICES raters' single
 -- judgements are read from the releases' records, one column per question, each beside its
 -- item's unique plurality and summed per rater without unpivoting the records.
 with
@@ -233,157 +233,46 @@ single_scored as (
 
 ),
 
--- several judgements, all the same value (or all missing)
-repeated_same_value as (
+-- a rater who judged the unit more than once, beside the others' counts there (everyone's
+-- counts less the rater's own)
+repeated_units as (
 
     select
-        repeat_raters.unit_id,
         repeat_raters.rater_number,
         repeat_raters.question_id,
+        {{ for_each_value_code('repeat_raters.count_@', ',\n        ') }},
         repeat_raters.n_values,
         repeat_raters.n_missing,
         repeat_raters.value_sum,
-        -- a rater whose judgements are all missing is compared with nothing
-        case
-            when repeat_raters.lowest_value_code is not null then unit_counts.n_unit_values - repeat_raters.n_values
-            else 0
-        end as n_other_values,
-        {{ agreement_count_of('repeat_raters.lowest_value_code', 'unit_counts') }} - repeat_raters.n_values
-            as n_others_same_value,
-        greatest(
-            {{ agreement_count_of('repeat_raters.lowest_value_code', 'unit_counts') }} - repeat_raters.n_values,
-            {{ agreement_highest_count_except('repeat_raters.lowest_value_code', 'unit_counts') }}
-        ) as others_plurality_count
+        -- (a unit of missing judgements only has no counts)
+        {{ for_each_value_code(
+            'coalesce(unit_counts.count_@, 0) - repeat_raters.count_@ as others_count_@', ',\n        '
+        ) }}
     from repeat_raters
     left join unit_counts on repeat_raters.unit_id = unit_counts.unit_id
-    where repeat_raters.lowest_value_code is not distinct from repeat_raters.highest_value_code
 
 ),
 
-repeated_same_value_scored as (
+-- each of the rater's values agrees when the others' count of it is their highest count; all
+-- are compared with nothing when the others gave no value
+repeated_units_scored as (
 
     select
-        unit_id,
         rater_number,
         question_id,
         n_values,
         n_missing,
         value_sum,
-        case when n_other_values > 0 then n_values else 0 end as n_compared,
+        case when {{ for_each_value_code('others_count_@') }} > 0 then n_values else 0 end as n_compared,
         case
-            when n_other_values > 0 and n_others_same_value = others_plurality_count then n_values else 0
+            when {{ for_each_value_code('others_count_@') }} > 0
+                then {{ for_each_value_code(
+                    'case when others_count_@ = greatest(' ~ for_each_value_code('others_count_@', ', ')
+                    ~ ') then count_@ else 0 end'
+                ) }}
+            else 0
         end as n_agreeing
-    from repeated_same_value
-
-),
-
-mixed_raters as (
-
-    select * from repeat_raters
-    where lowest_value_code <> highest_value_code
-
-),
-
-mixed_own_counts as (
-
-    select
-        agreement_values.unit_id,
-        agreement_values.rater_number,
-        agreement_values.value_code,
-        count(*) as n_own
-    from agreement_values
-    semi join mixed_raters
-        on
-            agreement_values.unit_id = mixed_raters.unit_id
-            and agreement_values.rater_number = mixed_raters.rater_number
-    where agreement_values.value_code is not null and agreement_values.n_rater_judgements > 1
-    group by agreement_values.unit_id, agreement_values.rater_number, agreement_values.value_code
-
-),
-
-value_codes as (
-
-    select unnest({{ agreement_value_codes() | list }}) as value_code
-
-),
-
--- the values given on the units of those raters, one row per (unit, value)
-unit_values as (
-
-    select
-        unit_counts.unit_id,
-        value_codes.value_code,
-        {{ agreement_count_of('value_codes.value_code', 'unit_counts') }} as n_values
-    from unit_counts
-    semi join mixed_raters on unit_counts.unit_id = mixed_raters.unit_id
-    cross join value_codes
-    where {{ agreement_count_of('value_codes.value_code', 'unit_counts') }} > 0
-
-),
-
--- every value of the unit, with the rater's own count and the others' count
-mixed_cells as (
-
-    select
-        mixed_raters.unit_id,
-        mixed_raters.rater_number,
-        coalesce(mixed_own_counts.n_own, 0) as n_own,
-        unit_values.n_values - coalesce(mixed_own_counts.n_own, 0) as n_others
-    from mixed_raters
-    inner join unit_values on mixed_raters.unit_id = unit_values.unit_id
-    left join mixed_own_counts
-        on
-            mixed_raters.unit_id = mixed_own_counts.unit_id
-            and mixed_raters.rater_number = mixed_own_counts.rater_number
-            and unit_values.value_code = mixed_own_counts.value_code
-
-),
-
-mixed_cells_with_plurality as (
-
-    select
-        *,
-        max(n_others) over (partition by unit_id, rater_number) as others_plurality_count,
-        sum(n_others) over (partition by unit_id, rater_number) as n_other_values
-    from mixed_cells
-
-),
-
-mixed_scored as (
-
-    select
-        mixed_cells_with_plurality.unit_id,
-        mixed_cells_with_plurality.rater_number,
-        mixed_raters.question_id,
-        mixed_raters.n_values,
-        mixed_raters.n_missing,
-        mixed_raters.value_sum,
-        sum(
-            case when mixed_cells_with_plurality.n_other_values > 0 then mixed_cells_with_plurality.n_own else 0 end
-        ) as n_compared,
-        sum(
-            case
-                when
-                    mixed_cells_with_plurality.n_other_values > 0
-                    and mixed_cells_with_plurality.n_others = mixed_cells_with_plurality.others_plurality_count
-                    then mixed_cells_with_plurality.n_own
-                else 0
-            end
-        ) as n_agreeing
-    from mixed_cells_with_plurality
-    inner join mixed_raters
-        on
-            mixed_cells_with_plurality.unit_id = mixed_raters.unit_id
-            and mixed_cells_with_plurality.rater_number = mixed_raters.rater_number
-    group by all
-
-),
-
-repeated_units_scored as (
-
-    select * from repeated_same_value_scored
-    union all by name
-    select * from mixed_scored
+    from repeated_units
 
 ),
 

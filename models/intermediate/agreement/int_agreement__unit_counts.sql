@@ -1,10 +1,11 @@
--- One row per unit with at least one value: how often each value code was given there (one
--- column per code, 0 for a code not given, missing judgements left out), the unit's number of
--- values and its plurality count, and, for the distributions, its missing judgements and its
+-- One row per unit with at least one value: its keys, how often each value code was given there
+-- (one column per code, 0 for a code not given, missing judgements left out), the unit's number
+-- of values and its plurality count, and, for the distributions, its missing judgements and its
 -- raters of one judgement. One row per unit, not per (unit, value): the distributions, the rater
 -- agreement and `agreement` read a unit's counts side by side, without grouping them again.
 -- DICES answers are counted per item from the releases' records (one row per record, one column
--- per question), the others from their judgements.
+-- per question), the others from their judgements. A unit's id is a hash of its keys
+-- (`agreement_unit_id`): the judgements and the repeat raters compute the same id from theirs.
 with
 
 agreement_values as (
@@ -85,10 +86,8 @@ dices_item_cells as (
 dices_unit_cells as (
 
     select
-        {{ agreement_unit_id(
-            'questions.question_id', dices_dialogue_key('dices_item_cells.dataset_config', 'dices_item_cells.item_id'), 'null'
-        ) }} as unit_id,
         questions.question_id,
+        {{ dices_dialogue_key('dices_item_cells.dataset_config', 'dices_item_cells.item_id') }} as dialogue_key,
         dices_item_cells.all_counts,
         dices_item_cells.single_counts,
         dices_item_cells.n_missing
@@ -105,8 +104,10 @@ dices_unit_cells as (
 dices_counted as (
 
     select
-        unit_id,
+        {{ agreement_unit_id('question_id', 'dialogue_key', 'null') }} as unit_id,
         question_id,
+        dialogue_key,
+        cast(null as varchar) as movie_id,
         {{ for_each_value_code(
             agreement_unpacked_count('all_counts', '@') ~ ' as count_@', ',\n        '
         ) }},
@@ -117,13 +118,14 @@ dices_counted as (
 
 ),
 
--- DUO objective scores, ReDial form answers (the DICES answers among the values are only the
--- repeat judgements, counted above with the others)
+-- DUO objective scores, ReDial form answers
 rated_counted as (
 
     select
         agreement_values.unit_id,
         agreement_values.question_id,
+        agreement_values.dialogue_key,
+        agreement_values.movie_id,
         {{ for_each_value_code(
             'cast(count(*) filter (where agreement_values.value_code = @) as integer) as count_@', ',\n        '
         ) }},
@@ -133,11 +135,13 @@ rated_counted as (
         ) as n_single_judgement_raters,
         cast(count(*) filter (where agreement_values.value_code is null) as integer) as n_missing_judgements
     from agreement_values
-    semi join questions
-        on
-            agreement_values.question_id = questions.question_id
-            and questions.source <> 'dices'
-    group by agreement_values.unit_id, agreement_values.question_id
+    -- (grouped by the unit's keys too: two units whose ids collided stay two rows, and fail the
+    -- test `unique` on unit_id)
+    group by
+        agreement_values.unit_id,
+        agreement_values.question_id,
+        agreement_values.dialogue_key,
+        agreement_values.movie_id
 
 ),
 
@@ -154,6 +158,8 @@ final as (
     select
         unit_id,
         question_id,
+        dialogue_key,
+        movie_id,
         {{ for_each_value_code('count_@', ',\n        ') }},
         {{ for_each_value_code('count_@') }} as n_unit_values,
         greatest({{ for_each_value_code('count_@', ', ') }}) as plurality_count,

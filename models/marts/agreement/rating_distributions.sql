@@ -2,12 +2,6 @@
 -- are spread and how much its raters disagree.
 with
 
-units as (
-
-    select * from {{ ref('int_agreement__units') }}
-
-),
-
 questions as (
 
     select * from {{ ref('int_agreement__questions') }}
@@ -59,6 +53,9 @@ per_unit as (
 
     select
         unit_counts.unit_id,
+        unit_counts.question_id,
+        unit_counts.dialogue_key,
+        unit_counts.movie_id,
         unit_counts.n_unit_values as n_ratings,
         cast({{ for_each_value_code('cast(unit_counts.count_@ > 0 as integer)') }} as bigint) as n_distinct_values,
         map_from_entries(
@@ -93,10 +90,10 @@ per_unit as (
 final as (
 
     select
-        units.dialogue_key,
+        per_unit.dialogue_key,
         questions.rating_kind,
         questions.question,
-        units.movie_id,
+        per_unit.movie_id,
         questions.source,
         questions.scope,
         questions.level_of_measurement,
@@ -122,8 +119,7 @@ final as (
                 )
         end as sd_value
     from per_unit
-    inner join units on per_unit.unit_id = units.unit_id
-    inner join questions on units.question_id = questions.question_id
+    inner join questions on per_unit.question_id = questions.question_id
     left join repeat_raters_per_unit on per_unit.unit_id = repeat_raters_per_unit.unit_id
 
 )
