@@ -166,31 +166,35 @@ dices_{{ release }}_group_item_counts as (
 
 ),
 
--- beside each group's packed counts on an item, the `all` group's (in the upper 64 bits)
+-- beside each group's packed counts on an item, the `all` group's (a pair of numbers per column)
 dices_{{ release }}_paired_counts as (
 
     select
         group_id,
-        cast(columns('^Q') as hugeint)
-        + (
-            cast(max(case when group_id = (select everyone.group_id from everyone) then columns('^Q') end)
-                over (partition by item_number) as hugeint)
-            << 64
-        )
+        -- (null where the group gave no value on the item there: such a cell is no cell)
+        case
+            when columns('^Q') is not null
+                then struct_pack(
+                    group_counts := columns('^Q'),
+                    unit_counts := max(
+                        case when group_id = (select everyone.group_id from everyone) then columns('^Q') end
+                    ) over (partition by item_number)
+                )
+        end
     from dices_{{ release }}_group_item_counts
 
 ),
 
--- one row per (group, unit it gave a value to): the question columns unpivoted (a column where
--- the group gave no value is null and gives no row)
+-- one row per (group, unit it gave a value to): the question columns unpivoted (a null column
+-- gives no row)
 dices_{{ release }}_packed_cells as (
 
     select
         '{{ release }}' as dataset_config,
         group_id,
         question,
-        cast(paired_counts & 18446744073709551615 as bigint) as group_counts,
-        cast(paired_counts >> 64 as bigint) as unit_counts
+        cast(paired_counts.group_counts as bigint) as group_counts,
+        cast(paired_counts.unit_counts as bigint) as unit_counts
     from dices_{{ release }}_paired_counts
     unpivot (paired_counts for question in (columns('^Q')))
 
