@@ -82,3 +82,43 @@ final as (
 
 select * from final
 {%- endmacro %}
+
+{#-
+    One row per DICES item of one release, in the release's wide shape: per question column, the
+    packed counts of the values all its records gave there (`agreement_packed_judgement`; 0 when
+    every answer there is missing), the same for the raters with one record for the item
+    (`single:` columns), and the missing answers (`missing:` columns). Read by the unit counts,
+    the rater agreement (each item's unique plurality) and `agreement` (the `all` group's counts),
+    which would otherwise each sum the records per item. `release` is the release's config.
+-#}
+{% macro agreement_dices_item_counts(release) -%}
+-- (the linter cannot read DuckDB's column renaming `as 'single:\0'`: one column per question
+-- column, prefixed)
+-- noqa: disable=RF05
+with
+
+records as (
+
+    select * from {{ ref('int_agreement__dices_' ~ release ~ '_records') }}
+
+),
+
+final as (
+
+    select
+        dataset_config,
+        item_id,
+        item_number,
+        coalesce(cast(sum({{ agreement_packed_judgement("columns('^Q')") }}) as bigint), 0),
+        coalesce(
+            cast(sum(case when n_rater_judgements = 1 then {{ agreement_packed_judgement("columns('^Q')") }} end) as bigint),
+            0
+        ) as 'single:\0',
+        cast(sum(case when columns('^Q') = 0 then 1 else 0 end) as integer) as 'missing:\0'
+    from records
+    group by dataset_config, item_id, item_number
+
+)
+
+select * from final
+{%- endmacro %}

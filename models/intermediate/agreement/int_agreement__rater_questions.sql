@@ -50,6 +50,12 @@ dices_{{ release }}_records as (
 
 ),
 
+dices_{{ release }}_item_counts as (
+
+    select * from {{ ref('int_agreement__dices_' ~ release ~ '_item_counts') }}
+
+),
+
 -- per item and question column: its unique plurality (`agreement_unique_plurality`: the value
 -- code given more often than any other, 0 when none is) plus 8 when the item has more than one
 -- value there. A rater who judged the item once agrees with the others' plurality exactly when
@@ -61,13 +67,7 @@ dices_{{ release }}_item_pluralities as (
         item_number,
         {{ agreement_unique_plurality("columns('^Q')") }}
         + 8 * cast({{ for_each_value_code(agreement_unpacked_count("columns('^Q')", '@')) }} > 1 as integer)
-    from (
-        select
-            item_number,
-            coalesce(cast(sum({{ agreement_packed_judgement("columns('^Q')") }}) as bigint), 0)
-        from dices_{{ release }}_records
-        group by item_number
-    )
+    from dices_{{ release }}_item_counts
 
 ),
 

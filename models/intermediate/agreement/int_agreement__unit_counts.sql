@@ -3,7 +3,7 @@
 -- of values and its plurality count, and, for the distributions, its missing judgements and its
 -- raters of one judgement. One row per unit, not per (unit, value): the distributions, the rater
 -- agreement and `agreement` read a unit's counts side by side, without grouping them again.
--- DICES answers are counted per item from the releases' records (one row per record, one column
+-- DICES answers are counted per item in `int_agreement__dices_<config>_item_counts` (one column
 -- per question), the others from their judgements. A unit's id is a hash of its keys
 -- (`agreement_unit_id`): the judgements and the repeat raters compute the same id from theirs.
 with
@@ -25,9 +25,9 @@ questions as (
 -- noqa: disable=LT02,RF05
 {%- for release in dices_releases() %}
 
-dices_{{ release }}_records as (
+dices_{{ release }}_item_counts as (
 
-    select * from {{ ref('int_agreement__dices_' ~ release ~ '_records') }}
+    select * from {{ ref('int_agreement__dices_' ~ release ~ '_item_counts') }}
 
 ),
 
@@ -38,12 +38,10 @@ dices_{{ release }}_item_sums as (
     select
         dataset_config,
         item_id,
-        sum({{ agreement_packed_judgement("columns('^Q')") }}) as 'all:\0',
-        sum(case when n_rater_judgements = 1 then {{ agreement_packed_judgement("columns('^Q')") }} end)
-            as 'single:\0',
-        sum(case when columns('^Q') = 0 then 1 else 0 end) as 'missing:\0'
-    from dices_{{ release }}_records
-    group by dataset_config, item_id
+        columns('^Q') as 'all:\0',
+        columns('^single:'),
+        columns('^missing:')
+    from dices_{{ release }}_item_counts
 
 ),
 {%- for measure in ['all', 'single', 'missing'] %}

@@ -30,6 +30,12 @@ dices_{{ release }}_records as (
     select * from {{ ref('int_agreement__dices_' ~ release ~ '_records') }}
 
 ),
+
+dices_{{ release }}_item_counts as (
+
+    select * from {{ ref('int_agreement__dices_' ~ release ~ '_item_counts') }}
+
+),
 {%- endfor %}
 -- noqa: enable=LT02
 
@@ -141,8 +147,8 @@ rated_group_unit_counts as (
 -- noqa: disable=LT02
 {%- for release in dices_releases() %}
 
--- how often each DICES-{{ release }} group (`all` included) gave each value on each item, for
--- all question columns at once: one pass over the records (not over the 26 times as many
+-- how often each DICES-{{ release }} demographic group gave each value on each item, for all
+-- question columns at once: one pass over the records (not over the 26 times as many
 -- judgements), each question's counts packed in one number (`agreement_packed_judgement`)
 dices_{{ release }}_packed_judgements as (
 
@@ -162,7 +168,16 @@ dices_{{ release }}_group_item_counts as (
         sum(columns('^Q'))
     from dices_{{ release }}_packed_judgements as judgements
     inner join rater_groups on judgements.rater_number = rater_groups.rater_number
+    where rater_groups.group_dimension <> 'all'
     group by rater_groups.group_id, judgements.item_number
+    union all by name
+    -- the `all` group's counts are the item's (0 there is no value, as a sum of none is null above)
+    select
+        everyone.group_id,
+        item_counts.item_number,
+        nullif(columns('^Q'), 0)
+    from dices_{{ release }}_item_counts as item_counts
+    cross join everyone
 
 ),
 

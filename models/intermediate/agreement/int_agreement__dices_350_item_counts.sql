@@ -1,0 +1,1 @@
+{{ agreement_dices_item_counts('350') }}
