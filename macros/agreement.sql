@@ -96,6 +96,14 @@
 {%- endmacro %}
 
 {#-
+    In a select grouped by unit: how many of its judgements hold each value code, `count_1`, …
+    (integers, 0 for a code not given), from the judgements' column `code`.
+-#}
+{% macro agreement_counts_per_value_code(code) -%}
+    {{ for_each_value_code('cast(count(*) filter (where ' ~ code ~ ' = @) as integer) as count_@', ',\n        ') }}
+{%- endmacro %}
+
+{#-
     The highest count among a unit's values other than `code` (0 when it has no other value), from
     the `count_1`, … columns of `int_agreement__unit_counts` under `relation`.
 -#}

@@ -40,7 +40,7 @@ questions as (
 ),
 
 -- (the linter cannot follow the indentation of CTEs written in a loop, one per DICES release,
--- nor read DuckDB's column renaming `as 'values:\0'`: one column per question column, prefixed)
+-- nor read DuckDB's column renaming `as '\0'`: one column per question column)
 -- noqa: disable=LT02,RF05
 {%- for release in dices_releases() %}
 
@@ -107,64 +107,60 @@ dices_{{ release }}_judgements_beside_pluralities as (
 
 -- per rater and question column (8 = the value code's bits, 64 = more than one value there): how
 -- many of the rater's values there are, how many of them met another value, and how many of
--- those are the unique plurality
+-- those are the unique plurality, as one struct per column
 dices_{{ release }}_single_sums as (
 
     select
         dataset_config,
         rater_number,
         count(*) as n_units,
-        count(nullif(columns('^Q') & 7, 0)) as 'values:\0',
-        count(case when columns('^Q') & 7 > 0 and columns('^Q') >= 64 then 1 end) as 'compared:\0',
-        count(
-            case
-                when columns('^Q') & 7 > 0 and columns('^Q') >= 64 and columns('^Q') & 7 = (columns('^Q') >> 3) & 7
-                    then 1
-            end
-        ) as 'agreeing:\0'
+        struct_pack(
+            n_values := count(nullif(columns('^Q') & 7, 0)),
+            n_compared := count(case when columns('^Q') & 7 > 0 and columns('^Q') >= 64 then 1 end),
+            n_agreeing := count(
+                case
+                    when
+                        columns('^Q') & 7 > 0 and columns('^Q') >= 64 and columns('^Q') & 7 = (columns('^Q') >> 3) & 7
+                        then 1
+                end
+            )
+        ) as '\0'
     from dices_{{ release }}_judgements_beside_pluralities
     where not is_item_plurality
     group by dataset_config, rater_number
 
 ),
-{%- for measure in ['values', 'compared', 'agreeing'] %}
 
-dices_{{ release }}_single_{{ measure }} as (
+-- one row per (rater, question column)
+dices_{{ release }}_single_scored as (
 
     select
         dataset_config,
         rater_number,
         n_units,
-        replace(question, '{{ measure }}:', '') as question,
-        n_{{ measure }}
-    from (select dataset_config, rater_number, n_units, columns('^{{ measure }}:') from dices_{{ release }}_single_sums)
-    unpivot (n_{{ measure }} for question in (columns('^{{ measure }}:')))
+        question,
+        sums.n_values,
+        sums.n_compared,
+        sums.n_agreeing
+    from dices_{{ release }}_single_sums
+    unpivot (sums for question in (columns('^Q')))
 
 ),
-{%- endfor %}
 {%- endfor %}
 
 dices_single_scored_by_name as (
 {%- for release in dices_releases() %}
 
     select
-        single_values.dataset_config,
-        single_values.question,
-        single_values.rater_number,
-        single_values.n_units,
-        single_values.n_values,
-        single_values.n_units - single_values.n_values as n_missing,
-        single_compared.n_compared,
-        single_agreeing.n_agreeing
-    from dices_{{ release }}_single_values as single_values
-    inner join dices_{{ release }}_single_compared as single_compared
-        on
-            single_values.rater_number = single_compared.rater_number
-            and single_values.question = single_compared.question
-    inner join dices_{{ release }}_single_agreeing as single_agreeing
-        on
-            single_values.rater_number = single_agreeing.rater_number
-            and single_values.question = single_agreeing.question
+        dataset_config,
+        question,
+        rater_number,
+        n_units,
+        n_values,
+        n_units - n_values as n_missing,
+        n_compared,
+        n_agreeing
+    from dices_{{ release }}_single_scored
     {{- '\n    union all' if not loop.last }}
 {%- endfor %}
 

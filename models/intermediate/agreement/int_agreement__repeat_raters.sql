@@ -99,9 +99,7 @@ rated_repeats as (
         agreement_values.unit_id,
         agreement_values.rater_number,
         agreement_values.question_id,
-        {{ for_each_value_code(
-            'cast(count(*) filter (where agreement_values.value_code = @) as integer) as count_@', ',\n        '
-        ) }},
+        {{ agreement_counts_per_value_code('agreement_values.value_code') }},
         cast(count(*) as integer) as n_rater_judgements,
         sum(value_labels.value_numeric) as value_sum
     from agreement_values

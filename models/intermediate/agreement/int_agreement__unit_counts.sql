@@ -124,9 +124,7 @@ rated_counted as (
         agreement_values.question_id,
         agreement_values.dialogue_key,
         agreement_values.movie_id,
-        {{ for_each_value_code(
-            'cast(count(*) filter (where agreement_values.value_code = @) as integer) as count_@', ',\n        '
-        ) }},
+        {{ agreement_counts_per_value_code('agreement_values.value_code') }},
         cast(
             count(*) filter (where agreement_values.value_code is not null and agreement_values.n_rater_judgements = 1)
             as integer
