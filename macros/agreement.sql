@@ -96,8 +96,9 @@
 {%- endmacro %}
 
 {#-
-    In a select grouped by unit: how many of its judgements hold each value code, `count_1`, …
-    (integers, 0 for a code not given), from the judgements' column `code`.
+    In a select over judgements grouped by unit (or by unit and rater): how many of the group's
+    judgements hold each value code, `count_1`, … (integers, 0 for a code not given), from the
+    judgements' column `code`.
 -#}
 {% macro agreement_counts_per_value_code(code) -%}
     {{ for_each_value_code('cast(count(*) filter (where ' ~ code ~ ' = @) as integer) as count_@', ',\n        ') }}
