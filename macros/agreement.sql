@@ -22,15 +22,6 @@
 {%- endmacro %}
 
 {#-
-    The rating kinds of `ratings` whose judgements form agreement units: DUO objective scores
-    (three annotators) and ReDial form answers (two workers). DUO subjective scores have one rater
-    each; DICES answers are read from their intermediate model.
--#}
-{% macro agreement_unit_rating_kinds() -%}
-    ('objective', 'movie_form')
-{%- endmacro %}
-
-{#-
     The scope a dialogue's agreement figures are computed within: the DICES release, the DUO
     language and setting, the ReDial split. `dialogues` is the alias of a `dialogues` relation.
 -#}
@@ -102,6 +93,19 @@
 -#}
 {% macro agreement_counts_per_value_code(code) -%}
     {{ for_each_value_code('cast(count(*) filter (where ' ~ code ~ ' = @) as integer) as count_@', ',\n        ') }}
+{%- endmacro %}
+
+{#-
+    In a select over `int_agreement__redial_form_units`: how many of the unit's two form
+    judgements (the seeker's, the recommender's) hold each value code, `count_1`, … (0 for a code
+    not given; a form without the movie, or its "did not say", has no code).
+-#}
+{% macro agreement_form_pair_counts_per_value_code() -%}
+    {{ for_each_value_code(
+        'cast(seeker_value_code is not distinct from @ as integer)'
+        ~ ' + cast(recommender_value_code is not distinct from @ as integer) as count_@',
+        ',\n        '
+    ) }}
 {%- endmacro %}
 
 {#-

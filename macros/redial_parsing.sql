@@ -52,3 +52,11 @@
 {% macro redial_release_year(movie_name) -%}
     try_cast(regexp_extract({{ movie_name }}, '\(([0-9]{4})\)\s*$', 1) as integer)
 {%- endmacro %}
+
+{#-
+    The three questions of a ReDial movie form (datasheet), in the order the movie mentions carry
+    them as columns: `seeker_<question>` (initiator form) and `recommender_<question>` (respondent).
+-#}
+{% macro redial_form_questions() -%}
+    {{ return(['suggested', 'seen', 'liked']) }}
+{%- endmacro %}

@@ -164,6 +164,22 @@ class CompiledAgreementModels:
             join intermediate.int_dices__questions as questions using (dataset_config, question)
             left join intermediate.int_dices__answer_texts as answer_texts using (answer)""")
 
+    @staticmethod
+    def _pair_redial_forms(con: duckdb.DuckDBPyConnection) -> None:
+        """The ReDial form answers of `ratings` as the movie mentions hold them: both forms' answers per
+        (conversation, movie), the form read from the rating id (`<dialogue_key>:<form>:<movie>:<question>`)."""
+        answers = ",\n".join(
+            f"max(value_numeric) filter (where form = '{form}' and question = '{question}') as {role}_{question}"
+            for form, role in (("initiator", "seeker"), ("respondent", "recommender"))
+            for question in ("suggested", "seen", "liked"))
+        con.execute(f"""create table intermediate.int_redial__movie_mentions as
+            select dialogue_key, movie_id,
+                bool_or(form = 'initiator') as is_in_seeker_form,
+                bool_or(form = 'respondent') as is_in_recommender_form,
+                {answers}
+            from (select *, split_part(rating_id, ':', 3) as form from marts.ratings where source = 'redial')
+            group by dialogue_key, movie_id""")
+
     def run(self, inputs: dict[str, pd.DataFrame]) -> duckdb.DuckDBPyConnection:
         con = duckdb.connect()
         con.execute(f"attach ':memory:' as {self.CATALOG}; use {self.CATALOG}")
@@ -181,6 +197,7 @@ class CompiledAgreementModels:
                     "types = {'code': 'INTEGER'})",
                     [str(PROJECT_ROOT / "seeds" / "vocabularies.csv")])
         self._code_dices_answers(con)
+        self._pair_redial_forms(con)
         for schema, name, sql in self.models:
             con.execute(f"create table {schema}.{name} as {sql}")
         return con
@@ -246,13 +263,18 @@ def rating_sets(draw: st.DrawFn) -> dict[str, list[dict]]:
                                     "value_numeric": float(draw(st.integers(3, draw(st.integers(3, 5)))))})
         raters.extend({"rater_key": f"{key}:annotator{slot}", "source": "duo"} for slot in (1, 2, 3))
     workers = [f"redial:worker:{w}" for w in range(3)]
-    raters.extend({"rater_key": w, "source": "redial"} for w in workers)
+    raters.extend({"rater_key": w, "source": "redial", "source_rater_id": w.rsplit(":", 1)[1]} for w in workers)
     for conversation in range(draw(st.integers(0, 3))):
         key = f"redial:{conversation}"
-        dialogues.append({"dialogue_key": key, "source": "redial", "split": draw(st.sampled_from(["train", "test"]))})
         seeker, recommender = draw(st.sampled_from([(0, 1), (1, 2), (2, 2)]))  # (2, 2): one worker, both forms
+        dialogues.append({"dialogue_key": key, "source": "redial", "split": draw(st.sampled_from(["train", "test"])),
+                          "seeker_worker_id": str(seeker), "recommender_worker_id": str(recommender)})
         for movie in range(draw(st.integers(1, 2))):
+            # a movie is mostly in both forms, sometimes in one only
+            listing = draw(st.sampled_from([("initiator", "respondent"), ("initiator",), ("respondent",)]))
             for form, worker in (("initiator", seeker), ("respondent", recommender)):
+                if form not in listing:
+                    continue
                 for question, top in (("suggested", 1), ("seen", 2), ("liked", 2)):
                     ratings.append({"rating_id": f"{key}:{form}:{movie}:{question}", "dialogue_key": key,
                                     "rater_key": workers[worker], "rating_kind": "movie_form", "question": question,
@@ -266,7 +288,8 @@ def frames(rating_set: dict[str, list[dict]]) -> dict[str, pd.DataFrame]:
         "ratings": RATING_COLUMNS,
         "raters": ["rater_key", "source", "source_rater_id", "gender", "race", "raw_race", "age_group", "education",
                    "locale"],
-        "dialogues": ["dialogue_key", "source", "source_dialogue_id", "language", "setting", "dataset_config", "split"],
+        "dialogues": ["dialogue_key", "source", "source_dialogue_id", "language", "setting", "dataset_config", "split",
+                      "seeker_worker_id", "recommender_worker_id"],
         "answers": ["dataset_config", "source_row_id", "item_id", "rater_id", "question", "answer"],
     }
     built = {}

@@ -1,17 +1,18 @@
--- The agreement marts read the judgements before their keys are built: DUO and ReDial from
--- `int_agreement__values`, DICES from the releases' records (`int_agreement__dices_*_records`,
--- one column per question). Per source, kind and question they must hold exactly the judgements
--- `ratings` holds, and the same number of missing ones. Fails naming the question whose counts
--- differ. The DICES rows of `ratings` are `int_dices__ratings`: one row per integer-coded answer
--- of `int_dices__answers` (inner joins that `dices_answers_belong_to_a_record` keeps whole), its
--- label null where the answer is. They are counted there, without joining 31 million answers
--- (at scale 10) to their records and texts.
+-- The agreement marts read the judgements before their keys are built: DUO from
+-- `int_agreement__values`, ReDial from the movie mentions' form answers
+-- (`int_agreement__redial_form_units`), DICES from the releases' records
+-- (`int_agreement__dices_*_records`, one column per question). Per source, kind and question
+-- they must hold exactly the judgements `ratings` holds, and the same number of missing ones.
+-- Fails naming the question whose counts differ. The DICES rows of `ratings` are
+-- `int_dices__ratings`: one row per integer-coded answer of `int_dices__answers` (inner joins
+-- that `dices_answers_belong_to_a_record` keeps whole), its label null where the answer is. They
+-- are counted there, without joining 31 million answers (at scale 10) to their records and texts.
 with
 
 ratings as (
 
     select * from {{ ref('ratings') }}
-    where rating_kind in {{ agreement_unit_rating_kinds() }}
+    where rating_kind in ('objective', 'movie_form')
 
 ),
 
@@ -30,6 +31,12 @@ dices_questions as (
 agreement_values as (
 
     select * from {{ ref('int_agreement__values') }}
+
+),
+
+redial_form_units as (
+
+    select * from {{ ref('int_agreement__redial_form_units') }}
 
 ),
 
@@ -111,6 +118,30 @@ rated_value_counts as (
 
 ),
 
+-- each unit holds the judgement of each form that lists its movie
+redial_value_counts as (
+
+    select
+        questions.source,
+        questions.rating_kind,
+        questions.question,
+        sum(
+            cast(redial_form_units.is_judged_by_seeker as integer)
+            + cast(redial_form_units.is_judged_by_recommender as integer)
+        ) as n_judgements,
+        sum(
+            cast(redial_form_units.is_judged_by_seeker and redial_form_units.seeker_value_code is null as integer)
+            + cast(
+                redial_form_units.is_judged_by_recommender and redial_form_units.recommender_value_code is null
+                as integer
+            )
+        ) as n_missing
+    from redial_form_units
+    inner join questions on redial_form_units.question_id = questions.question_id
+    group by questions.source, questions.rating_kind, questions.question
+
+),
+
 -- per release and question column: the records (each answers every question column) and the
 -- missing answers among them, counted on the records in their wide shape, then unpivoted
 -- noqa: disable=LT02
@@ -151,6 +182,8 @@ dices_value_counts as (
 value_counts as (
 
     select * from rated_value_counts
+    union all
+    select * from redial_value_counts
     union all
     select * from dices_value_counts
 

@@ -1,20 +1,29 @@
 -- One row per question of a scope (source, scope, rating kind, question): the grain of `agreement`
 -- and of the rater agreement, numbered, with what their figures need (level of measurement,
 -- vocabulary size). The agreement models carry only the number; the attributes live here.
--- DICES questions are the seeded columns of each release loaded; DUO and ReDial questions are
--- the ones their ratings use.
+-- DICES questions are the seeded columns of each release loaded; DUO questions are the ones its
+-- objective scores use; ReDial's are the three form questions of each split where a form lists a
+-- movie (a form answers all three for every movie it lists, or the build stops before this).
 with
 
 ratings as (
 
     select * from {{ ref('ratings') }}
-    where rating_kind in {{ agreement_unit_rating_kinds() }}
+    -- DUO objective scores; ReDial form answers are read from the movie mentions below
+    where rating_kind = 'objective'
 
 ),
 
 dialogues as (
 
     select * from {{ ref('dialogues') }}
+
+),
+
+redial_movie_mentions as (
+
+    select * from {{ ref('int_redial__movie_mentions') }}
+    where is_in_seeker_form or is_in_recommender_form
 
 ),
 
@@ -63,7 +72,7 @@ dices_scoped as (
 
 ),
 
-rated_questions as (
+duo_questions as (
 
     select distinct
         dialogues.source,
@@ -72,6 +81,26 @@ rated_questions as (
         ratings.question
     from ratings
     inner join dialogues on ratings.dialogue_key = dialogues.dialogue_key
+
+),
+
+redial_questions as (
+
+    select distinct
+        dialogues.source,
+        {{ agreement_scope('dialogues') }} as scope,
+        'movie_form' as rating_kind,
+        unnest({{ redial_form_questions() }}) as question
+    from redial_movie_mentions
+    inner join dialogues on redial_movie_mentions.dialogue_key = dialogues.dialogue_key
+
+),
+
+rated_questions as (
+
+    select * from duo_questions
+    union all
+    select * from redial_questions
 
 ),
 

@@ -1,12 +1,14 @@
--- The DUO objective scores and ReDial form answers of `ratings` with their question's number:
--- the one place that matches a rating to its (source, scope, rating kind, question). A view: the
--- units, the value labels and the values each read it once, as they did `ratings`.
+-- The DUO objective scores of `ratings` with their question's number: the one place that matches
+-- such a rating to its (source, scope, rating kind, question). ReDial form answers reach the
+-- agreement models as the two forms' answers side by side (`int_agreement__redial_form_units`),
+-- DICES answers as the releases' records. A view: the value labels and the values each read it
+-- once, as they did `ratings`.
 with
 
 ratings as (
 
     select * from {{ ref('ratings') }}
-    where rating_kind in {{ agreement_unit_rating_kinds() }}
+    where rating_kind = 'objective'
 
 ),
 

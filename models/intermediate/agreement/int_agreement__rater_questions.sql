@@ -6,7 +6,8 @@
 -- or per-(unit, rater) grouping. Raters who judged a unit more than once are worked out from
 -- their counts per value in `int_agreement__repeat_raters`. DICES raters' single
 -- judgements are read from the releases' records, one column per question, each beside its
--- item's unique plurality and summed per rater without unpivoting the records.
+-- item's unique plurality and summed per rater without unpivoting the records; ReDial workers'
+-- from the units' two form judgements, each the other's only other value.
 with
 
 agreement_values as (
@@ -24,6 +25,13 @@ value_labels as (
 repeat_raters as (
 
     select * from {{ ref('int_agreement__repeat_raters') }}
+
+),
+
+redial_form_units as (
+
+    select * from {{ ref('int_agreement__redial_form_units') }}
+    where not is_judged_twice_by_one_rater
 
 ),
 
@@ -187,8 +195,47 @@ dices_single_scored as (
 
 ),
 
--- one judgement by the rater on the unit: the others are everyone else there (DUO, ReDial: the
--- DICES judgements among the values are only repeat ones)
+-- each form's judgement on a ReDial unit beside the other form's, the only other judgement there
+redial_form_judgements as (
+
+    select
+        seeker_rater_number as rater_number,
+        question_id,
+        seeker_value_code as value_code,
+        recommender_value_code as other_value_code
+    from redial_form_units
+    where is_judged_by_seeker
+    union all
+    select
+        recommender_rater_number as rater_number,
+        question_id,
+        recommender_value_code as value_code,
+        seeker_value_code as other_value_code
+    from redial_form_units
+    where is_judged_by_recommender
+
+),
+
+-- with one other value, the rater's value agrees with the others' plurality when it is that value
+redial_scored as (
+
+    select
+        rater_number,
+        question_id,
+        count(*) as n_units,
+        count(value_code) as n_values,
+        count(*) - count(value_code) as n_missing,
+        count(*) filter (where value_code is not null and other_value_code is not null) as n_compared,
+        count(*) filter (where value_code = other_value_code) as n_agreeing,
+        -- form answers are labels: no sum
+        cast(null as double) as value_sum
+    from redial_form_judgements
+    group by rater_number, question_id
+
+),
+
+-- one judgement by the rater on the unit: the others are everyone else there (DUO: the DICES
+-- judgements among the values are only repeat ones)
 single_judgements as (
 
     select
@@ -295,6 +342,8 @@ scored as (
     select * from dices_single_scored
     union all by name
     select * from repeated_scored
+    union all by name
+    select * from redial_scored
 
 ),
 

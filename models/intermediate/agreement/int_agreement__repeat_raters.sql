@@ -1,10 +1,11 @@
 -- One row per (unit, rater who judged it more than once): how often the rater gave each value
 -- code there (`count_1` …, as in `int_agreement__unit_counts`), how many values and missing
 -- judgements that makes, and the sum of their numeric values. Raters with one judgement on a
--- unit need none of this: their judgement says it all. DUO and ReDial repeats come from
--- `int_agreement__values`; DICES ones from the records of raters with several records for an
--- item, grouped per (item, rater) in the releases' wide shape before being unpivoted, so that
--- their 4.5 million answers (at scale 10) are never a row each.
+-- unit need none of this: their judgement says it all. DUO repeats come from
+-- `int_agreement__values`, ReDial ones from `int_agreement__redial_form_units`; DICES ones from
+-- the records of raters with several records for an item, grouped per (item, rater) in the
+-- releases' wide shape before being unpivoted, so that their 4.5 million answers (at scale 10)
+-- are never a row each.
 with
 
 agreement_values as (
@@ -17,6 +18,13 @@ agreement_values as (
 value_labels as (
 
     select * from {{ ref('int_agreement__value_labels') }}
+
+),
+
+redial_form_units as (
+
+    select * from {{ ref('int_agreement__redial_form_units') }}
+    where is_judged_twice_by_one_rater
 
 ),
 
@@ -111,11 +119,28 @@ rated_repeats as (
 
 ),
 
+-- a worker who filled both forms of a conversation, each listing the movie
+redial_repeats as (
+
+    select
+        unit_id,
+        seeker_rater_number as rater_number,
+        question_id,
+        {{ agreement_form_pair_counts_per_value_code() }},
+        2 as n_rater_judgements,
+        -- form answers are labels: no sum
+        cast(null as double) as value_sum
+    from redial_form_units
+
+),
+
 repeats as (
 
     select * from dices_repeats
     union all
     select * from rated_repeats
+    union all
+    select * from redial_repeats
 
 ),
 

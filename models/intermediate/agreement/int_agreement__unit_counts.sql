@@ -4,13 +4,20 @@
 -- raters of one judgement. One row per unit, not per (unit, value): the distributions, the rater
 -- agreement and `agreement` read a unit's counts side by side, without grouping them again.
 -- DICES answers are counted per item in `int_agreement__dices_<config>_item_counts` (one column
--- per question), the others from their judgements. A unit's id is a hash of its keys
+-- per question), ReDial form answers read beside each other per unit
+-- (`int_agreement__redial_form_units`), DUO objective scores from their judgements. A unit's id is a hash of its keys
 -- (`agreement_unit_id`): the judgements and the repeat raters compute the same id from theirs.
 with
 
 agreement_values as (
 
     select * from {{ ref('int_agreement__values') }}
+
+),
+
+redial_form_units as (
+
+    select * from {{ ref('int_agreement__redial_form_units') }}
 
 ),
 
@@ -116,7 +123,7 @@ dices_counted as (
 
 ),
 
--- DUO objective scores, ReDial form answers
+-- DUO objective scores
 rated_counted as (
 
     select
@@ -141,11 +148,33 @@ rated_counted as (
 
 ),
 
+-- ReDial form answers: the unit's two judgements. A worker who filled both forms judged it twice
+-- (a row of `int_agreement__repeat_raters`), not once.
+redial_counted as (
+
+    select
+        unit_id,
+        question_id,
+        dialogue_key,
+        movie_id,
+        {{ agreement_form_pair_counts_per_value_code() }},
+        case
+            when is_judged_twice_by_one_rater then 0
+            else cast(seeker_value_code is not null as integer) + cast(recommender_value_code is not null as integer)
+        end as n_single_judgement_raters,
+        cast(is_judged_by_seeker and seeker_value_code is null as integer)
+        + cast(is_judged_by_recommender and recommender_value_code is null as integer) as n_missing_judgements
+    from redial_form_units
+
+),
+
 counted as (
 
     select * from dices_counted
     union all
     select * from rated_counted
+    union all
+    select * from redial_counted
 
 ),
 

@@ -1,8 +1,10 @@
 -- Every value a question's units can hold, numbered within the question (1, 2, …): the agreement
 -- models count these small codes instead of repeating answer texts on millions of rows, and
 -- `agreement` keeps one count per code. DICES values are the labels of the question's vocabulary
--- in the catalog's order (answers outside it fail `dices_answers_in_vocabulary`); DUO scores and
--- ReDial form answers are the numbers their ratings hold, in order, written without decimals.
+-- in the catalog's order (answers outside it fail `dices_answers_in_vocabulary`); DUO scores are
+-- the numbers their ratings hold, ReDial form answers the codes of their vocabulary but "did not
+-- say" (answers outside it fail `redial_form_answers_in_vocabulary`): numbers, in order, written
+-- without decimals.
 with
 
 rated_judgements as (
@@ -30,6 +32,13 @@ dices_vocabularies as (
 
 ),
 
+redial_vocabularies as (
+
+    select * from {{ ref('vocabularies') }}
+    where source = 'redial'
+
+),
+
 dices_values as (
 
     select
@@ -46,13 +55,36 @@ dices_values as (
 
 ),
 
-rated_values as (
+duo_values as (
 
     select distinct
         question_id,
         value_numeric
     from rated_judgements
     where not {{ agreement_value_is_missing('rating_kind', 'question', 'value_numeric') }}
+
+),
+
+redial_values as (
+
+    select
+        questions.question_id,
+        cast(redial_vocabularies.code as double) as value_numeric
+    from questions
+    inner join redial_vocabularies on questions.question = redial_vocabularies.vocabulary
+    where
+        questions.source = 'redial'
+        and not {{ agreement_value_is_missing(
+            'questions.rating_kind', 'questions.question', 'redial_vocabularies.code'
+        ) }}
+
+),
+
+rated_values as (
+
+    select * from duo_values
+    union all
+    select * from redial_values
 
 ),
 

@@ -1,10 +1,10 @@
--- One row per DUO objective score and ReDial form answer, as small integers: the unit (its id
--- and keys), its question, the rater, the value's code within the question (null when the
--- judgement is missing: a null answer, or ReDial's "did not say") and how many judgements the
--- rater gave on that unit. Repeats by one rater stay separate rows; knowing them here spares
--- every agreement model a group-by of all (unit, rater) pairs. DICES answers are not here: the
--- agreement models count them from the releases' records in their wide shape
--- (`int_agreement__dices_<config>_records`), 26 times fewer rows. The test
+-- One row per DUO objective score, as small integers: the unit (its id and keys), its question,
+-- the rater, the value's code within the question (null when the judgement is missing) and how
+-- many judgements the rater gave on that unit. Repeats by one rater stay separate rows; knowing
+-- them here spares every agreement model a group-by of all (unit, rater) pairs. DICES answers
+-- and ReDial form answers are not here: the agreement models count DICES answers from the
+-- releases' records in their wide shape (`int_agreement__dices_<config>_records`, 26 times fewer
+-- rows) and read ReDial's two forms side by side (`int_agreement__redial_form_units`). The test
 -- `agreement_values_reconcile_with_ratings` proves that nothing is lost on the way.
 with
 
@@ -26,7 +26,7 @@ value_labels as (
 
 ),
 
--- each DUO and ReDial judgement with the id of its unit
+-- each judgement with the id of its unit
 rated_unit_judgements as (
 
     select
