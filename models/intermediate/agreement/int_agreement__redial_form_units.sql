@@ -52,10 +52,12 @@ listed_movies as (
         recommenders.rater_number as recommender_rater_number,
         movie_mentions.is_in_seeker_form,
         movie_mentions.is_in_recommender_form,
-        {%- for question in redial_form_questions() %}
-        movie_mentions.seeker_{{ question }},
-        movie_mentions.recommender_{{ question }},
-        {%- endfor %}
+        movie_mentions.seeker_suggested,
+        movie_mentions.seeker_seen,
+        movie_mentions.seeker_liked,
+        movie_mentions.recommender_suggested,
+        movie_mentions.recommender_seen,
+        movie_mentions.recommender_liked,
         -- one worker who filled both forms, each listing the movie: one rater, two judgements
         (
             seekers.rater_number = recommenders.rater_number
