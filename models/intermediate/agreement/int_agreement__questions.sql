@@ -84,15 +84,22 @@ duo_questions as (
 
 ),
 
-redial_questions as (
+redial_scopes as (
 
-    select distinct
-        dialogues.source,
-        {{ agreement_scope('dialogues') }} as scope,
-        'movie_form' as rating_kind,
-        unnest({{ redial_form_questions() }}) as question
+    select distinct {{ agreement_scope('dialogues') }} as scope
     from redial_movie_mentions
     inner join dialogues on redial_movie_mentions.dialogue_key = dialogues.dialogue_key
+
+),
+
+redial_questions as (
+
+    select
+        'redial' as source,
+        scope,
+        'movie_form' as rating_kind,
+        unnest({{ redial_form_questions() }}) as question
+    from redial_scopes
 
 ),
 
