@@ -195,48 +195,9 @@ dices_single_scored as (
 
 ),
 
--- each form's judgement on a ReDial unit beside the other form's, the only other judgement there
-redial_form_judgements as (
-
-    select
-        seeker_rater_number as rater_number,
-        question_id,
-        seeker_value_code as value_code,
-        recommender_value_code as other_value_code
-    from redial_form_units
-    where is_judged_by_seeker
-    union all
-    select
-        recommender_rater_number as rater_number,
-        question_id,
-        recommender_value_code as value_code,
-        seeker_value_code as other_value_code
-    from redial_form_units
-    where is_judged_by_recommender
-
-),
-
--- with one other value, the rater's value agrees with the others' plurality when it is that value
-redial_scored as (
-
-    select
-        rater_number,
-        question_id,
-        count(*) as n_units,
-        count(value_code) as n_values,
-        count(*) - count(value_code) as n_missing,
-        count(*) filter (where value_code is not null and other_value_code is not null) as n_compared,
-        count(*) filter (where value_code = other_value_code) as n_agreeing,
-        -- form answers are labels: no sum
-        cast(null as double) as value_sum
-    from redial_form_judgements
-    group by rater_number, question_id
-
-),
-
 -- one judgement by the rater on the unit: the others are everyone else there (DUO: the DICES
 -- judgements among the values are only repeat ones)
-single_judgements as (
+rated_single_judgements as (
 
     select
         agreement_values.rater_number,
@@ -257,6 +218,50 @@ single_judgements as (
             agreement_values.question_id = value_labels.question_id
             and agreement_values.value_code = value_labels.value_code
     where agreement_values.n_rater_judgements = 1
+
+),
+
+-- each form's judgement on a ReDial unit: the other form's is the only other judgement there
+redial_form_judgements as (
+
+    select
+        seeker_rater_number as rater_number,
+        question_id,
+        seeker_value_code as value_code,
+        recommender_value_code as other_value_code
+    from redial_form_units
+    where is_judged_by_seeker
+    union all
+    select
+        recommender_rater_number as rater_number,
+        question_id,
+        recommender_value_code as value_code,
+        seeker_value_code as other_value_code
+    from redial_form_units
+    where is_judged_by_recommender
+
+),
+
+redial_single_judgements as (
+
+    select
+        rater_number,
+        question_id,
+        value_code,
+        -- form answers are labels: no number to sum
+        cast(null as double) as value_numeric,
+        case when value_code is not null then cast(other_value_code is not null as integer) end as n_other_values,
+        cast(value_code = other_value_code as integer) as n_others_same_value,
+        cast(other_value_code is not null as integer) as others_plurality_count
+    from redial_form_judgements
+
+),
+
+single_judgements as (
+
+    select * from rated_single_judgements
+    union all
+    select * from redial_single_judgements
 
 ),
 
@@ -342,8 +347,6 @@ scored as (
     select * from dices_single_scored
     union all by name
     select * from repeated_scored
-    union all by name
-    select * from redial_scored
 
 ),
 
