@@ -29,6 +29,8 @@ test: install browser
 	$(MAKE) lint
 
 lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	mkdir -p target
 	DWH_DB_PATH=$(LINT_DB) $(BIN)/sqlfluff lint models tests_dbt
 	# the semantic layer's own rules (the pytest suite also validates it against a built warehouse)

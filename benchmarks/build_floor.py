@@ -51,8 +51,11 @@ def build_order(manifest_path: Path, only_agreement: bool) -> tuple[list[Node], 
     """(the models then the tests, upstream first; the (schema, name) of every seed)."""
     nodes = json.loads(manifest_path.read_text())["nodes"]
     seeds = [(node["schema"], node["name"]) for node in nodes.values() if node["resource_type"] == "seed"]
-    models = {node_id: node for node_id, node in nodes.items() if node["resource_type"] == "model"
-              and (not only_agreement or is_agreement_model(node))}
+    models = {
+        node_id: node
+        for node_id, node in nodes.items()
+        if node["resource_type"] == "model" and (not only_agreement or is_agreement_model(node))
+    }
     missing = [node["name"] for node in models.values() if not node.get("compiled_code")]
     if missing:
         raise SystemExit(f"build_floor: {manifest_path} holds no compiled SQL for {missing[:5]}; run `dwh build` first")
@@ -64,8 +67,11 @@ def build_order(manifest_path: Path, only_agreement: bool) -> tuple[list[Node], 
                 ordered.append(Node(kind, node["schema"], node["name"], node["compiled_code"]))
                 done.add(node_id)
     if not only_agreement:
-        ordered += [Node("test", "", node["name"], node["compiled_code"]) for node in nodes.values()
-                    if node["resource_type"] == "test" and node.get("compiled_code")]
+        ordered += [
+            Node("test", "", node["name"], node["compiled_code"])
+            for node in nodes.values()
+            if node["resource_type"] == "test" and node.get("compiled_code")
+        ]
     return ordered, seeds
 
 
@@ -87,7 +93,8 @@ def run_node(con: duckdb.DuckDBPyConnection, node: Node) -> None:
     existing = con.execute(
         "select 'view' from duckdb_views() where schema_name = ? and view_name = ? "
         "union all select 'table' from duckdb_tables() where schema_name = ? and table_name = ?",
-        [node.schema, node.name, node.schema, node.name]).fetchall()
+        [node.schema, node.name, node.schema, node.name],
+    ).fetchall()
     for (old_kind,) in existing:
         con.execute(f'drop {old_kind} "{node.schema}"."{node.name}" cascade')
     con.execute(f'create {node.kind} "{node.schema}"."{node.name}" as {node.sql}')
@@ -125,15 +132,17 @@ def main(argv: list[str] | None = None) -> int:
     runs = [time_nodes(start, args.built, nodes, seeds) for _ in range(args.runs)]
     medians = {name: statistics.median(run[name] for run in runs) for name in runs[0]}
     print(f"{'node':60s} {'wall s':>7s}")
-    for name, seconds in sorted(medians.items(), key=lambda item: -item[1])[:args.top]:
+    for name, seconds in sorted(medians.items(), key=lambda item: -item[1])[: args.top]:
         print(f"{name:60s} {seconds:7.2f}")
     totals = {
         "models_s": statistics.median(sum(s for n, s in run.items() if not n.startswith("test ")) for run in runs),
         "tests_s": statistics.median(sum(s for n, s in run.items() if n.startswith("test ")) for run in runs),
         "total_s": statistics.median(sum(run.values()) for run in runs),
     }
-    print(f"{len(nodes)} nodes; models {totals['models_s']:.2f} s, tests {totals['tests_s']:.2f} s, "
-          f"total {totals['total_s']:.2f} s (medians of {args.runs} run(s))")
+    print(
+        f"{len(nodes)} nodes; models {totals['models_s']:.2f} s, tests {totals['tests_s']:.2f} s, "
+        f"total {totals['total_s']:.2f} s (medians of {args.runs} run(s))"
+    )
     if args.json:
         args.json.write_text(json.dumps(totals) + "\n", encoding="utf-8")
     return 0

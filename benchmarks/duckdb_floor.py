@@ -32,7 +32,7 @@ select line from read_csv(?, columns = {{'line': 'VARCHAR'}}, header = false, de
     quote = '', escape = '', auto_detect = false, strict_mode = false)
 """
 TEXT_CSV_SQL = 'create or replace table "{table}" as select * from read_csv(?, all_varchar = true, header = true)'
-DUO_SQL = 'create or replace table raw_duo_files as select filename, content from read_text(?)'
+DUO_SQL = "create or replace table raw_duo_files as select filename, content from read_text(?)"
 
 
 def land_duo(con: duckdb.DuckDBPyConnection, duo_dir: Path) -> None:

@@ -38,8 +38,12 @@ def measure(command: list[str]) -> dict[str, float | int]:
     wall_seconds = time.perf_counter() - start
     returncode = returncode if returncode >= 0 else 128 - returncode
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return {"returncode": returncode, "wall_seconds": wall_seconds, "cpu_seconds": usage.ru_utime + usage.ru_stime,
-            "max_rss_kib": usage.ru_maxrss}
+    return {
+        "returncode": returncode,
+        "wall_seconds": wall_seconds,
+        "cpu_seconds": usage.ru_utime + usage.ru_stime,
+        "max_rss_kib": usage.ru_maxrss,
+    }
 
 
 def main(argv: list[str]) -> int:

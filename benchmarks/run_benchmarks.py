@@ -27,10 +27,9 @@ import shutil
 import statistics
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 
@@ -130,14 +129,31 @@ def all_paths() -> list[BenchPath]:
     return [
         BenchPath("ingest", "(a) dwh ingest", lambda sample, db: [*dwh_command(), *ingest_args(sample)]),
         BenchPath("build", "(b) dwh build", lambda sample, db: [*dwh_command(), "build"]),
-        BenchPath("build_without_agreement", "(b′) dwh build without the agreement marts",
-                  lambda sample, db: [*dwh_command(), "build", "--exclude", *AGREEMENT_SELECTION]),
-        BenchPath("build_incremental", "(b″) dwh build after a ReDial reload (incremental)",
-                  lambda sample, db: [*dwh_command(), "build"]),
-        BenchPath("build_floor", "(e) build floor: the build's compiled SQL run directly in DuckDB",
-                  lambda sample, db: [sys.executable, str(BENCH_DIR / "build_floor.py"), str(db),
-                                      "--built", str(db.parent / BUILT_DB_NAME),
-                                      "--manifest", str(db.parent / BUILT_MANIFEST_NAME), "--top", "0"]),
+        BenchPath(
+            "build_without_agreement",
+            "(b′) dwh build without the agreement marts",
+            lambda sample, db: [*dwh_command(), "build", "--exclude", *AGREEMENT_SELECTION],
+        ),
+        BenchPath(
+            "build_incremental",
+            "(b″) dwh build after a ReDial reload (incremental)",
+            lambda sample, db: [*dwh_command(), "build"],
+        ),
+        BenchPath(
+            "build_floor",
+            "(e) build floor: the build's compiled SQL run directly in DuckDB",
+            lambda sample, db: [
+                sys.executable,
+                str(BENCH_DIR / "build_floor.py"),
+                str(db),
+                "--built",
+                str(db.parent / BUILT_DB_NAME),
+                "--manifest",
+                str(db.parent / BUILT_MANIFEST_NAME),
+                "--top",
+                "0",
+            ],
+        ),
         BenchPath("pandas", "(c) pandas + DuckDB", lambda sample, db: script_command("pandas_path.py", sample, db)),
         BenchPath("floor", "(d) DuckDB floor", lambda sample, db: script_command("duckdb_floor.py", sample, db)),
     ]
@@ -225,8 +241,12 @@ def measured_run(command: list[str], env: dict[str, str], log_path: Path) -> Run
     if not result_path.exists():
         return Run(completed.returncode or 1, float("nan"), 0)
     result = json.loads(result_path.read_text(encoding="utf-8"))
-    return Run(int(result["returncode"]), float(result["wall_seconds"]), int(result["max_rss_kib"]),
-               float(result.get("cpu_seconds", "nan")))
+    return Run(
+        int(result["returncode"]),
+        float(result["wall_seconds"]),
+        int(result["max_rss_kib"]),
+        float(result.get("cpu_seconds", "nan")),
+    )
 
 
 def show_failure(log_path: Path) -> None:
@@ -320,8 +340,15 @@ def time_analyst_queries(scale: int, data_dir: Path, runs: int) -> dict[str, dic
     if not built.exists():
         return {}
     result_path = built.with_name("analyst_queries.json")
-    command = [sys.executable, str(BENCH_DIR / "analyst_queries.py"), str(built), "--runs", str(runs),
-               "--json", str(result_path)]
+    command = [
+        sys.executable,
+        str(BENCH_DIR / "analyst_queries.py"),
+        str(built),
+        "--runs",
+        str(runs),
+        "--json",
+        str(result_path),
+    ]
     if subprocess.run(command, cwd=PROJECT_ROOT, check=False, stdout=subprocess.DEVNULL).returncode != 0:
         log(f"scale {scale}: the analyst queries failed")
         return {}
@@ -473,10 +500,21 @@ def build_targets_table(results: list[PathResult], scales: list[int]) -> list[st
     for scale in scales:
         ingest, build = median_of(results, scale, "ingest"), median_of(results, scale, "build")
         total = None if ingest is None or build is None else ingest + build
-        rss = max((run.max_rss_kib for result in results if result.scale == scale and result.key == "build"
-                   for run in result.ok_runs), default=None)
-        cells = [fmt_seconds(total), ratio(build, median_of(results, scale, "build_floor")),
-                 ratio(median_of(results, scale, "build_incremental"), build), "—" if rss is None else f"{mib(rss):.0f}"]
+        rss = max(
+            (
+                run.max_rss_kib
+                for result in results
+                if result.scale == scale and result.key == "build"
+                for run in result.ok_runs
+            ),
+            default=None,
+        )
+        cells = [
+            fmt_seconds(total),
+            ratio(build, median_of(results, scale, "build_floor")),
+            ratio(median_of(results, scale, "build_incremental"), build),
+            "—" if rss is None else f"{mib(rss):.0f}",
+        ]
         lines.append(f"| {scale} | " + " | ".join(cells) + " |")
     return lines
 
@@ -562,8 +600,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--data-dir", type=Path, default=BENCH_DIR / "data", help="samples and scratch databases")
     parser.add_argument("--output", type=Path, default=PROJECT_ROOT / "BENCHMARKS.md", help="markdown file to update")
     parser.add_argument("--skip-build", action="store_true", help="leave out the build paths (b) and (b′)")
-    parser.add_argument("--paths", nargs="+", choices=[path.key for path in all_paths()],
-                        help="run only these paths (default: all)")
+    parser.add_argument(
+        "--paths", nargs="+", choices=[path.key for path in all_paths()], help="run only these paths (default: all)"
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of `dwh sample` (default 0)")
     args = parser.parse_args(argv)
     if args.runs < 1 or any(scale < 1 for scale in args.scales):
@@ -577,10 +616,13 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = parse_args(argv)
     data_dir = args.data_dir.resolve()
-    paths = [path for path in all_paths()
-             if not (args.skip_build and path.key.startswith("build")) and (not args.paths or path.key in args.paths)]
+    paths = [
+        path
+        for path in all_paths()
+        if not (args.skip_build and path.key.startswith("build")) and (not args.paths or path.key in args.paths)
+    ]
     context = {
-        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "command": shlex.join(["python", "benchmarks/run_benchmarks.py", *argv]),
         **machine_info(),
         "load average at start (1 / 5 / 15 min)": " / ".join(f"{load:.2f}" for load in os.getloadavg()),

@@ -3,8 +3,8 @@
 A passing build that chose its own selection records, in `raw.warehouse_builds`, the load each
 source was built from (with its raw tables' row counts, so that rows changed by hand are noticed
 too) and a fingerprint of the dbt project. The next `dwh build` compares: a source whose latest
-finished load is another one, or whose raw tables hold another number of rows, has changed, and only the models and tests
-downstream of the changed sources (and of the load bookkeeping every load changes) are rebuilt,
+finished load is another one, or whose raw tables hold another number of rows, has changed, and only the models
+and tests downstream of the changed sources (and of the load bookkeeping every load changes) are rebuilt,
 with dbt's own selection (`--select source:redial+ source:ingest+`). Everything else in the
 warehouse was built from the same raw data and the same project, so it is already what a full
 build would make. A changed project, no earlier build, or `--full` rebuilds everything."""
@@ -51,8 +51,10 @@ class BuildPlan:
             return "full build"
         if self.has_nothing_to_do:
             return "nothing was loaded or changed, and the project is unchanged, since the last build"
-        return (f"incremental build: only what depends on {', '.join(self.changed_sources)} "
-                "(loaded or changed since the last build)")
+        return (
+            f"incremental build: only what depends on {', '.join(self.changed_sources)} "
+            "(loaded or changed since the last build)"
+        )
 
 
 def project_fingerprint(root: Path = PROJECT_ROOT) -> str:
@@ -78,12 +80,19 @@ LAST_BUILD_SQL = """
 
 def source_states(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
     """Per loaded source: its latest finished load and the rows of its raw tables (`raw.<source>_*`)."""
-    tables = [name for (name,) in con.execute(
-        "select table_name from duckdb_tables() where schema_name = 'raw' order by table_name").fetchall()]
+    tables = [
+        name
+        for (name,) in con.execute(
+            "select table_name from duckdb_tables() where schema_name = 'raw' order by table_name"
+        ).fetchall()
+    ]
     states = {}
     for source, load_id in con.execute(LATEST_LOADS_SQL).fetchall():
-        rows = sum(con.execute(f'select count(*) from raw."{table}"').fetchone()[0]
-                   for table in tables if table.startswith(source + "_"))
+        rows = sum(
+            con.execute(f'select count(*) from raw."{table}"').fetchone()[0]
+            for table in tables
+            if table.startswith(source + "_")
+        )
         states[source] = f"{load_id} ({rows} rows)"
     return states
 
@@ -92,15 +101,19 @@ def plan_build(con: duckdb.DuckDBPyConnection, full: bool = False) -> BuildPlan:
     """Compare the warehouse's loads and the project with what its last recorded build used."""
     source_loads = source_states(con)
     fingerprint = project_fingerprint()
-    recorded = con.execute("select 1 from duckdb_tables() where schema_name = 'raw' "
-                           "and table_name = 'warehouse_builds'").fetchone()
+    recorded = con.execute(
+        "select 1 from duckdb_tables() where schema_name = 'raw' and table_name = 'warehouse_builds'"
+    ).fetchone()
     # a warehouse from before builds were recorded has no such table: built in full
     last = con.execute(LAST_BUILD_SQL).fetchone() if recorded else None
     if full or last is None or last[0] != fingerprint:
         return BuildPlan(source_loads, fingerprint, None)
     built_from = dict(last[1])
-    changed = sorted(source for source in source_loads.keys() | built_from.keys()
-                     if source_loads.get(source) != built_from.get(source))
+    changed = sorted(
+        source
+        for source in source_loads.keys() | built_from.keys()
+        if source_loads.get(source) != built_from.get(source)
+    )
     return BuildPlan(source_loads, fingerprint, changed)
 
 

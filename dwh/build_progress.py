@@ -14,8 +14,17 @@ from tqdm import tqdm
 START_EVENT = "LogStartLine"
 SUMMARY_EVENT = "StatsLine"
 # warnings that `dwh build` shows in its own words (the failing rows of each test), or sums up
-RESULT_EVENTS = {"LogTestResult", "LogModelResult", "LogSeedResult", "RunResultWarning", "RunResultWarningMessage",
-                 "RunResultFailure", "RunResultError", "EndOfRunSummary", "StatsLine"}
+RESULT_EVENTS = {
+    "LogTestResult",
+    "LogModelResult",
+    "LogSeedResult",
+    "RunResultWarning",
+    "RunResultWarningMessage",
+    "RunResultFailure",
+    "RunResultError",
+    "EndOfRunSummary",
+    "StatsLine",
+}
 
 
 @dataclass

@@ -35,7 +35,9 @@ def main(argv: list[str] | None = None) -> int:
             return 130
         if os.environ.get("DWH_DEBUG"):
             raise
-        print(f"dwh: unexpected error: {type(exc).__name__}: {exc} (set DWH_DEBUG=1 for the traceback)", file=sys.stderr)
+        print(
+            f"dwh: unexpected error: {type(exc).__name__}: {exc} (set DWH_DEBUG=1 for the traceback)", file=sys.stderr
+        )
         return 2
 
 
@@ -92,16 +94,24 @@ def build_parser() -> argparse.ArgumentParser:
     ingest.set_defaults(handler=cmd_ingest)
 
     build = commands.add_parser(
-        "build", help="run dbt build (models and every test) on a staged copy and publish it if it passes",
+        "build",
+        help="run dbt build (models and every test) on a staged copy and publish it if it passes",
         description="Runs `dbt build` on a staged copy of the warehouse and publishes it only if nothing fails. "
-                    "Without dbt arguments it rebuilds only what depends on the sources loaded since the last "
-                    "build (everything after a change to the dbt project, or with --full; nothing when nothing "
-                    "changed). Any dbt build argument passes through and chooses instead, e.g. "
-                    "`dwh build --select marts.agreement+` or `dwh build --full-refresh --threads 2`.")
-    build.add_argument("--verbose", action="store_true",
-                       help="show dbt's own output instead of a progress bar and a summary (its log is in target/dbt.log)")
-    build.add_argument("--full", action="store_true",
-                       help="rebuild everything, not only what depends on the sources loaded since the last build")
+        "Without dbt arguments it rebuilds only what depends on the sources loaded since the last "
+        "build (everything after a change to the dbt project, or with --full; nothing when nothing "
+        "changed). Any dbt build argument passes through and chooses instead, e.g. "
+        "`dwh build --select marts.agreement+` or `dwh build --full-refresh --threads 2`.",
+    )
+    build.add_argument(
+        "--verbose",
+        action="store_true",
+        help="show dbt's own output instead of a progress bar and a summary (its log is in target/dbt.log)",
+    )
+    build.add_argument(
+        "--full",
+        action="store_true",
+        help="rebuild everything, not only what depends on the sources loaded since the last build",
+    )
     build.add_argument("dbt_args", nargs="*", metavar="DBT_ARG", help="passed to `dbt build` as given, in order")
     build.set_defaults(handler=cmd_build)
 
@@ -121,8 +131,13 @@ def build_parser() -> argparse.ArgumentParser:
     summary.set_defaults(handler=cmd_summary)
 
     report = commands.add_parser("report", help="write one offline HTML page of charts from the warehouse")
-    report.add_argument("out", type=Path, nargs="?", default=Path("data") / "report.html",
-                        help="the HTML file to write (default data/report.html)")
+    report.add_argument(
+        "out",
+        type=Path,
+        nargs="?",
+        default=Path("data") / "report.html",
+        help="the HTML file to write (default data/report.html)",
+    )
     report.set_defaults(handler=cmd_report)
 
     export = commands.add_parser("export", help="write every mart and reference seed as Parquet, with a manifest.json")

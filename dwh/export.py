@@ -15,15 +15,15 @@ a sibling folder and renamed into place at the end, so OUT is either complete or
 import json
 import shutil
 import tempfile
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import duckdb
 from tqdm import tqdm
 
+from dwh.fetch import sha256_of
 from ingest.database import connect_read_only, sql_string
 from ingest.errors import DwhError
-from dwh.fetch import sha256_of
 
 EXPORTED_SCHEMAS = ("marts", "reference")
 PARTITION_COLUMN = "source"
@@ -42,20 +42,24 @@ def export_warehouse(db_path: Path, out_dir: Path) -> Path:
         con = connect_read_only(db_path)
         try:
             con.execute("begin transaction")  # one snapshot for every table
-            tables = [export_table(con, staging, relation) for relation in tqdm(
-                exported_relations(con, db_path), desc="exporting", unit="table", disable=None)]
+            tables = [
+                export_table(con, staging, relation)
+                for relation in tqdm(exported_relations(con, db_path), desc="exporting", unit="table", disable=None)
+            ]
             con.execute("commit")
         finally:
             con.close()
         manifest = {
             "format": "parquet",
             "warehouse": str(db_path.resolve()),
-            "exported_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "exported_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "partitioning": f"Hive-style by `{PARTITION_COLUMN}` for the tables whose partitioned_by says so; "
-                            f"the partition column is in the folder names, not in the files",
+            f"the partition column is in the folder names, not in the files",
             "tables": tables,
         }
-        (staging / MANIFEST_NAME).write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        (staging / MANIFEST_NAME).write_text(
+            json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
         if out_dir.exists():
             out_dir.rmdir()  # empty, checked above
         staging.rename(out_dir)
@@ -83,11 +87,14 @@ def exported_relations(con: duckdb.DuckDBPyConnection, db_path: Path) -> list[tu
 def export_table(con: duckdb.DuckDBPyConnection, root: Path, relation: tuple[str, str, str, str | None]) -> dict:
     """Write one table or view as Parquet under `root`; return its manifest entry."""
     schema, name, kind, description = relation
-    columns = con.execute("""
+    columns = con.execute(
+        """
         select column_name, data_type, is_nullable, comment from duckdb_columns()
         where database_name = current_database() and schema_name = ? and table_name = ?
         order by column_index
-    """, [schema, name]).fetchall()
+    """,
+        [schema, name],
+    ).fetchall()
     row_count = con.execute(f'select count(*) from "{schema}"."{name}"').fetchone()[0]
     partitioned = schema == "marts" and name in PARTITIONED_MARTS and row_count > 0
     relative = Path(schema) / (name if partitioned else f"{name}.parquet")
@@ -107,8 +114,10 @@ def export_table(con: duckdb.DuckDBPyConnection, root: Path, relation: tuple[str
         "location": relative.as_posix(),
         "partitioned_by": [PARTITION_COLUMN] if partitioned else [],
         "row_count": row_count,
-        "columns": [{"name": column, "type": data_type, "nullable": nullable, "description": comment}
-                    for column, data_type, nullable, comment in columns],
+        "columns": [
+            {"name": column, "type": data_type, "nullable": nullable, "description": comment}
+            for column, data_type, nullable, comment in columns
+        ],
         "files": [file_entry(con, root, path) for path in files],
     }
 
@@ -116,5 +125,9 @@ def export_table(con: duckdb.DuckDBPyConnection, root: Path, relation: tuple[str
 def file_entry(con: duckdb.DuckDBPyConnection, root: Path, path: Path) -> dict:
     """A written file's path (relative to the export), rows (from its footer), size and SHA-256."""
     rows = con.execute("select num_rows from parquet_file_metadata(?)", [str(path)]).fetchone()[0]
-    return {"path": path.relative_to(root).as_posix(), "rows": rows, "bytes": path.stat().st_size,
-            "sha256": sha256_of(path)}
+    return {
+        "path": path.relative_to(root).as_posix(),
+        "rows": rows,
+        "bytes": path.stat().st_size,
+        "sha256": sha256_of(path),
+    }

@@ -73,7 +73,9 @@ OFFICIAL_RELEASES = (
 )
 
 
-def fetch_releases(out_dir: Path, releases: tuple[Release, ...] = OFFICIAL_RELEASES, mirror: str | None = None) -> list[Path]:
+def fetch_releases(
+    out_dir: Path, releases: tuple[Release, ...] = OFFICIAL_RELEASES, mirror: str | None = None
+) -> list[Path]:
     """Download, verify and lay out each release; returns the paths placed under `out_dir`."""
     work_dir = out_dir / ".fetch"
     work_dir.mkdir(parents=True, exist_ok=True)
@@ -105,9 +107,12 @@ def download(url: str, part: Path, label: str) -> None:
         with urllib.request.urlopen(request, timeout=60) as response:
             resumed = already and response.status == 206
             total = _expected_total(response, already if resumed else 0)
-            with open(part, "ab" if resumed else "wb") as sink, tqdm(
-                total=total, initial=already if resumed else 0, unit="B", unit_scale=True, desc=label, disable=None
-            ) as bar:
+            with (
+                open(part, "ab" if resumed else "wb") as sink,
+                tqdm(
+                    total=total, initial=already if resumed else 0, unit="B", unit_scale=True, desc=label, disable=None
+                ) as bar,
+            ):
                 while chunk := response.read(CHUNK_BYTES):
                     sink.write(chunk)
                     bar.update(len(chunk))
@@ -140,7 +145,9 @@ def _check_size_and_hash(release: Release, part: Path) -> None:
         raise DwhError(f"{release.url}: got {size:,} bytes, expected {release.size:,}; nothing was kept")
     digest = sha256_of(part)
     if release.sha256 and digest != release.sha256:
-        raise DwhError(f"{release.url}: SHA-256 {digest} does not match the published {release.sha256}; nothing was kept")
+        raise DwhError(
+            f"{release.url}: SHA-256 {digest} does not match the published {release.sha256}; nothing was kept"
+        )
 
 
 def sha256_of(path: Path) -> str:

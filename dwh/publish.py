@@ -58,7 +58,8 @@ def folder_not_writable(db_path: Path, exc: OSError) -> DwhError:
     return DwhError(
         f"{db_path.parent}: the warehouse's folder {why}; dwh ingest and dwh build write the new version "
         f"beside {db_path.name} (about its size again): {remedy}, or point DWH_DB_PATH at another folder. "
-        "Reading needs no writing: dwh summary, dwh report OUT, duckdb -readonly")
+        "Reading needs no writing: dwh summary, dwh report OUT, duckdb -readonly"
+    )
 
 
 # how DuckDB words a full disk in its errors (and dbt, quoting DuckDB, in a failed model's message)
@@ -103,7 +104,8 @@ def refuse_read_write_holder(db_path: Path) -> None:
         raise DwhError(
             f"{db_path}: held open read-write by process {holder} ({_process_name(holder)}); its writes would be "
             f"lost when the new version is published. Close that connection, or open the warehouse with "
-            f"duckdb.connect(path, read_only=True), then run this again")
+            f"duckdb.connect(path, read_only=True), then run this again"
+        )
 
 
 def read_write_holder(db_path: Path) -> int | None:

@@ -9,7 +9,7 @@ Each section is shown only for the sources the warehouse holds.
 import html
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import altair as alt
@@ -76,8 +76,10 @@ def table(records: list[dict], caption: str) -> str:
     if not records:
         return ""
     head = "".join(f"<th>{html.escape(name)}</th>" for name in records[0])
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(_format(value))}</td>" for value in record.values()) + "</tr>"
-                   for record in records)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(_format(value))}</td>" for value in record.values()) + "</tr>"
+        for record in records
+    )
     return f"<table><caption>{html.escape(caption)}</caption><tr>{head}</tr>{body}</table>"
 
 
@@ -91,56 +93,89 @@ def _format(value: object) -> str:
 
 # ---- the load ---------------------------------------------------------------------------------
 
+
 def load_section(con: duckdb.DuckDBPyConnection, sources: list[str]) -> Section:
-    counts = rows(con, """
+    counts = rows(
+        con,
+        """
         unpivot (
             select source, sum(records_read) as read, sum(records_landed) as landed,
                 sum(records_rejected) as rejected
             from marts.load_reconciliation group by source
         ) on read, landed, rejected into name outcome value records
         order by source
-    """)
-    load_chart = alt.Chart(alt.Data(values=counts)).mark_bar().encode(
-        x=alt.X("records:Q", scale=alt.Scale(type="symlog"), title="records (symmetric log scale)"),
-        y=alt.Y("outcome:N", sort=["read", "landed", "rejected"], title=None),
-        color=alt.Color("outcome:N", sort=["read", "landed", "rejected"],
-                        scale=alt.Scale(range=["#4c78a8", "#54a24b", "#e45756"])),
-        row=alt.Row("source:N", title=None),
-        tooltip=["source:N", "outcome:N", "records:Q"],
-    ).properties(width=WIDTH, height=60, title="Records read, landed and rejected, per source")
-    comparisons = rows(con, """
+    """,
+    )
+    load_chart = (
+        alt.Chart(alt.Data(values=counts))
+        .mark_bar()
+        .encode(
+            x=alt.X("records:Q", scale=alt.Scale(type="symlog"), title="records (symmetric log scale)"),
+            y=alt.Y("outcome:N", sort=["read", "landed", "rejected"], title=None),
+            color=alt.Color(
+                "outcome:N",
+                sort=["read", "landed", "rejected"],
+                scale=alt.Scale(range=["#4c78a8", "#54a24b", "#e45756"]),
+            ),
+            row=alt.Row("source:N", title=None),
+            tooltip=["source:N", "outcome:N", "records:Q"],
+        )
+        .properties(width=WIDTH, height=60, title="Records read, landed and rejected, per source")
+    )
+    comparisons = rows(
+        con,
+        """
         select dataset, comparison, count(*) as figures
         from marts.published_statistics_comparison group by all order by all
-    """)
-    comparison_chart = alt.Chart(alt.Data(values=comparisons)).mark_bar().encode(
-        x=alt.X("figures:Q", title="published figures"),
-        y=alt.Y("dataset:N", title=None),
-        color=alt.Color("comparison:N", scale=alt.Scale(
-            domain=["match", "explained", "mismatch", "not comparable", "not observed", "not published"],
-            range=["#54a24b", "#72b7b2", "#e45756", "#bab0ac", "#eeca3b", "#9d755d"])),
-        tooltip=["dataset:N", "comparison:N", "figures:Q"],
-    ).properties(width=WIDTH, height=90, title="Figures the dataset cards publish, against the warehouse's own")
-    mismatches = rows(con, """
+    """,
+    )
+    comparison_chart = (
+        alt.Chart(alt.Data(values=comparisons))
+        .mark_bar()
+        .encode(
+            x=alt.X("figures:Q", title="published figures"),
+            y=alt.Y("dataset:N", title=None),
+            color=alt.Color(
+                "comparison:N",
+                scale=alt.Scale(
+                    domain=["match", "explained", "mismatch", "not comparable", "not observed", "not published"],
+                    range=["#54a24b", "#72b7b2", "#e45756", "#bab0ac", "#eeca3b", "#9d755d"],
+                ),
+            ),
+            tooltip=["dataset:N", "comparison:N", "figures:Q"],
+        )
+        .properties(width=WIDTH, height=90, title="Figures the dataset cards publish, against the warehouse's own")
+    )
+    mismatches = rows(
+        con,
+        """
         select dataset, language, setting, dataset_config as config, statistic, published_value as published,
             observed_value as observed
         from marts.published_statistics_comparison where comparison = 'mismatch'
         order by abs(difference) desc nulls last limit 12
-    """)
+    """,
+    )
     return Section(
         "The load",
         "Every record read from a release file is either landed or rejected (raw.ingest_rejects says why). "
         "Below, each figure a dataset card publishes is compared with the same figure measured in the marts.",
-        [svg(load_chart), svg(comparison_chart),
-         table(mismatches, "Largest mismatches (marts.published_statistics_comparison)")],
+        [
+            svg(load_chart),
+            svg(comparison_chart),
+            table(mismatches, "Largest mismatches (marts.published_statistics_comparison)"),
+        ],
     )
 
 
 # ---- DUO --------------------------------------------------------------------------------------
 
+
 def duo_section(con: duckdb.DuckDBPyConnection, sources: list[str]) -> Section | None:
     if "duo" not in sources:
         return None
-    scores = rows(con, """
+    scores = rows(
+        con,
+        """
         select dialogues.language || ' · ' || dialogues.setting as language_setting,
             ratings.rating_kind || ': ' || ratings.question as metric,
             cast(ratings.value_numeric as integer) as score,
@@ -148,15 +183,23 @@ def duo_section(con: duckdb.DuckDBPyConnection, sources: list[str]) -> Section |
         from marts.ratings inner join marts.dialogues using (dialogue_key)
         where ratings.source = 'duo' and ratings.value_numeric is not null
         group by all order by all
-    """)
-    heatmap = alt.Chart(alt.Data(values=scores)).mark_rect().encode(
-        x=alt.X("score:O", title="score"),
-        y=alt.Y("metric:N", title=None),
-        color=alt.Color("ratings:Q", scale=alt.Scale(scheme="blues"), title="ratings"),
-        column=alt.Column("language_setting:N", title=None),
-        tooltip=["language_setting:N", "metric:N", "score:O", "ratings:Q"],
-    ).properties(width=110, height=220, title="Score distributions per metric, language and setting")
-    pairs = rows(con, """
+    """,
+    )
+    heatmap = (
+        alt.Chart(alt.Data(values=scores))
+        .mark_rect()
+        .encode(
+            x=alt.X("score:O", title="score"),
+            y=alt.Y("metric:N", title=None),
+            color=alt.Color("ratings:Q", scale=alt.Scale(scheme="blues"), title="ratings"),
+            column=alt.Column("language_setting:N", title=None),
+            tooltip=["language_setting:N", "metric:N", "score:O", "ratings:Q"],
+        )
+        .properties(width=110, height=220, title="Score distributions per metric, language and setting")
+    )
+    pairs = rows(
+        con,
+        """
         with objective_means as (
             select dialogue_key, question, avg(value_numeric) as annotators_mean
             from marts.ratings where source = 'duo' and rating_kind = 'objective' group by all
@@ -168,27 +211,39 @@ def duo_section(con: duckdb.DuckDBPyConnection, sources: list[str]) -> Section |
         inner join marts.dialogues using (dialogue_key)
         where ratings.source = 'duo' and ratings.rating_kind = 'subjective'
             and ratings.value_numeric is not null and objective_means.annotators_mean is not null
-    """)
-    correlations = rows(con, """
+    """,
+    )
+    correlations = rows(
+        con,
+        """
         select scope, question_a as metric, n_dialogues, pearson_r, spearman_rho
         from marts.score_correlations
         where source = 'duo' and question_a = question_b
             and rating_kind_a = 'subjective' and rating_kind_b = 'objective'
         order by metric, scope
-    """)
-    scatter = alt.Chart(alt.Data(values=pairs)).mark_circle(opacity=0.35, size=40).encode(
-        x=alt.X("annotators_mean:Q", scale=alt.Scale(domain=[1, 5]), title="annotators' mean"),
-        y=alt.Y("users_score:Q", scale=alt.Scale(domain=[1, 5]), title="user's own score"),
-        color=alt.Color("language_setting:N", title=None),
-        column=alt.Column("metric:N", title=None),
-        tooltip=["metric:N", "language_setting:N", "users_score:Q", "annotators_mean:Q"],
-    ).properties(width=150, height=150, title="Users' own scores against the three annotators' mean")
+    """,
+    )
+    scatter = (
+        alt.Chart(alt.Data(values=pairs))
+        .mark_circle(opacity=0.35, size=40)
+        .encode(
+            x=alt.X("annotators_mean:Q", scale=alt.Scale(domain=[1, 5]), title="annotators' mean"),
+            y=alt.Y("users_score:Q", scale=alt.Scale(domain=[1, 5]), title="user's own score"),
+            color=alt.Color("language_setting:N", title=None),
+            column=alt.Column("metric:N", title=None),
+            tooltip=["metric:N", "language_setting:N", "users_score:Q", "annotators_mean:Q"],
+        )
+        .properties(width=150, height=150, title="Users' own scores against the three annotators' mean")
+    )
     return Section(
         "DUO: what users felt and what annotators saw",
         "Each user scored their own dialogue (subjective); some dialogues were also scored by three annotators "
         "(objective). A diagonal cloud would mean they agree; the table gives Spearman's ρ per language and setting.",
-        [svg(heatmap), svg(scatter) if pairs else "",
-         table(correlations, "User vs annotators' mean, per metric and language:setting (marts.score_correlations)")],
+        [
+            svg(heatmap),
+            svg(scatter) if pairs else "",
+            table(correlations, "User vs annotators' mean, per metric and language:setting (marts.score_correlations)"),
+        ],
     )
 
 
@@ -200,7 +255,9 @@ REDIAL_SIZE_MEASURES = ["conversations", "movie mentions", "distinct movies", "@
 def redial_section(con: duckdb.DuckDBPyConnection, sources: list[str]) -> Section | None:
     if "redial" not in sources:
         return None
-    sizes = rows(con, """
+    sizes = rows(
+        con,
+        """
         with unresolved as (
             select dialogue_key, count(*) as tags from marts.redial_unresolved_mentions group by dialogue_key
         )
@@ -215,28 +272,50 @@ def redial_section(con: duckdb.DuckDBPyConnection, sources: list[str]) -> Sectio
             where dialogues.source = 'redial' group by dialogues.split
         ) on columns(* exclude (split)) into name measure value count
         order by split
-    """)
-    size_chart = alt.Chart(alt.Data(values=sizes)).mark_bar().encode(
-        x=alt.X("count:Q", title=None),
-        y=alt.Y("split:N", title=None),
-        color=alt.Color("split:N", legend=None),
-        row=alt.Row("measure:N", title=None, sort=REDIAL_SIZE_MEASURES,
-                    header=alt.Header(labelAngle=0, labelAlign="left", labelLimit=220)),
-        tooltip=["measure:N", "split:N", "count:Q"],
-    ).resolve_scale(x="independent").properties(
-        width=WIDTH, height=50, title="Conversations, movie mentions, distinct movies and unresolved @id tags per split")
-    agreement = rows(con, """
+    """,
+    )
+    size_chart = (
+        alt.Chart(alt.Data(values=sizes))
+        .mark_bar()
+        .encode(
+            x=alt.X("count:Q", title=None),
+            y=alt.Y("split:N", title=None),
+            color=alt.Color("split:N", legend=None),
+            row=alt.Row(
+                "measure:N",
+                title=None,
+                sort=REDIAL_SIZE_MEASURES,
+                header=alt.Header(labelAngle=0, labelAlign="left", labelLimit=220),
+            ),
+            tooltip=["measure:N", "split:N", "count:Q"],
+        )
+        .resolve_scale(x="independent")
+        .properties(
+            width=WIDTH,
+            height=50,
+            title="Conversations, movie mentions, distinct movies and unresolved @id tags per split",
+        )
+    )
+    agreement = rows(
+        con,
+        """
         select scope as split, question, alpha, n_units as movies_rated_by_both
         from marts.agreement
         where source = 'redial' and group_dimension = 'all' order by question, split
-    """)
-    agreement_chart = alt.Chart(alt.Data(values=agreement)).mark_bar().encode(
-        x=alt.X("alpha:Q", scale=alt.Scale(domain=[-0.2, 1]), title="Krippendorff's α (seeker vs recommender)"),
-        y=alt.Y("question:N", title=None),
-        color=alt.Color("split:N"),
-        yOffset="split:N",
-        tooltip=["question:N", "split:N", alt.Tooltip("alpha:Q", format=".3f"), "movies_rated_by_both:Q"],
-    ).properties(width=WIDTH, height=160, title="Do seeker and recommender forms agree? (per question)")
+    """,
+    )
+    agreement_chart = (
+        alt.Chart(alt.Data(values=agreement))
+        .mark_bar()
+        .encode(
+            x=alt.X("alpha:Q", scale=alt.Scale(domain=[-0.2, 1]), title="Krippendorff's α (seeker vs recommender)"),
+            y=alt.Y("question:N", title=None),
+            color=alt.Color("split:N"),
+            yOffset="split:N",
+            tooltip=["question:N", "split:N", alt.Tooltip("alpha:Q", format=".3f"), "movies_rated_by_both:Q"],
+        )
+        .properties(width=WIDTH, height=160, title="Do seeker and recommender forms agree? (per question)")
+    )
     return Section(
         "ReDial: movies and both workers' forms",
         "Every mentioned movie gets a form from the seeker and one from the recommender (suggested / seen / liked). "
@@ -249,35 +328,54 @@ def redial_section(con: duckdb.DuckDBPyConnection, sources: list[str]) -> Sectio
 
 # ---- DICES ------------------------------------------------------------------------------------
 
+
 def dices_section(con: duckdb.DuckDBPyConnection, sources: list[str]) -> Section | None:
     if "dices" not in sources:
         return None
-    answers = rows(con, """
+    answers = rows(
+        con,
+        """
         select dialogues.dataset_config as config, ratings.question,
             coalesce(ratings.value_label, '(no answer)') as answer, count(*) as ratings
         from marts.ratings inner join marts.dialogues using (dialogue_key)
         where ratings.source = 'dices'
-            and (ratings.question in ('Q_overall', 'Q1_whole_conversation_evaluation') or ratings.question like '%overall')
+            and (
+                ratings.question in ('Q_overall', 'Q1_whole_conversation_evaluation')
+                or ratings.question like '%overall'
+            )
         group by all order by all
-    """)
-    answer_chart = alt.Chart(alt.Data(values=answers)).mark_bar().encode(
-        x=alt.X("sum(ratings):Q", stack="normalize", title="share of ratings", axis=alt.Axis(format="%")),
-        y=alt.Y("question:N", title=None),
-        color=alt.Color("answer:N", title="answer"),
-        row=alt.Row("config:N", title="DICES"),
-        tooltip=["config:N", "question:N", "answer:N", "ratings:Q"],
-    ).properties(width=WIDTH - 120, height=150, title="Answers per question (overall questions)")
-    spread = rows(con, """
+    """,
+    )
+    answer_chart = (
+        alt.Chart(alt.Data(values=answers))
+        .mark_bar()
+        .encode(
+            x=alt.X("sum(ratings):Q", stack="normalize", title="share of ratings", axis=alt.Axis(format="%")),
+            y=alt.Y("question:N", title=None),
+            color=alt.Color("answer:N", title="answer"),
+            row=alt.Row("config:N", title="DICES"),
+            tooltip=["config:N", "question:N", "answer:N", "ratings:Q"],
+        )
+        .properties(width=WIDTH - 120, height=150, title="Answers per question (overall questions)")
+    )
+    spread = rows(
+        con,
+        """
         select scope as config, entropy, plurality_share
         from marts.rating_distributions
         where source = 'dices' and question = 'Q_overall'
-    """)
-    entropy_chart = item_histogram(spread, "entropy", "entropy of Q_overall answers per item (nats)",
-                                   "Per-item disagreement")
-    plurality_chart = item_histogram(spread, "plurality_share", "share of the most common answer",
-                                     "Per-item plurality share")
+    """,
+    )
+    entropy_chart = item_histogram(
+        spread, "entropy", "entropy of Q_overall answers per item (nats)", "Per-item disagreement"
+    )
+    plurality_chart = item_histogram(
+        spread, "plurality_share", "share of the most common answer", "Per-item plurality share"
+    )
     figures = [svg(answer_chart), svg(alt.hconcat(entropy_chart, plurality_chart)) if spread else ""]
-    grasp = rows(con, """
+    grasp = rows(
+        con,
+        """
         select grasp_comparison.group_dimension || ' = ' || grasp_comparison.group_value as rater_group,
             figures.measure, figures.figure_source,
             case figures.figure
@@ -291,21 +389,30 @@ def dices_section(con: duckdb.DuckDBPyConnection, sources: list[str]) -> Section
             ('xrr', 'xRR', 'warehouse'), ('grasp_xrr', 'xRR', 'GRASP'),
             ('gai', 'GAI', 'warehouse'), ('grasp_gai', 'GAI', 'GRASP')
         ) as figures (figure, measure, figure_source)
-    """)
+    """,
+    )
     if grasp:
-        grasp_chart = alt.Chart(alt.Data(values=grasp)).mark_point(filled=True, size=70).encode(
-            x=alt.X("value:Q", title=None, scale=alt.Scale(zero=False)),
-            y=alt.Y("rater_group:N", title=None),
-            color=alt.Color("figure_source:N", title=None, scale=alt.Scale(range=["#e45756", "#4c78a8"])),
-            shape=alt.Shape("figure_source:N", title=None),
-            column=alt.Column("measure:N", title=None, sort=["α / IRR", "xRR", "GAI"]),
-            tooltip=["rater_group:N", "measure:N", "figure_source:N", alt.Tooltip("value:Q", format=".3f")],
-        ).resolve_scale(x="independent").properties(
-            width=170, height=260, title="DICES-350 agreement by rater group, beside GRASP's published figures")
+        grasp_chart = (
+            alt.Chart(alt.Data(values=grasp))
+            .mark_point(filled=True, size=70)
+            .encode(
+                x=alt.X("value:Q", title=None, scale=alt.Scale(zero=False)),
+                y=alt.Y("rater_group:N", title=None),
+                color=alt.Color("figure_source:N", title=None, scale=alt.Scale(range=["#e45756", "#4c78a8"])),
+                shape=alt.Shape("figure_source:N", title=None),
+                column=alt.Column("measure:N", title=None, sort=["α / IRR", "xRR", "GAI"]),
+                tooltip=["rater_group:N", "measure:N", "figure_source:N", alt.Tooltip("value:Q", format=".3f")],
+            )
+            .resolve_scale(x="independent")
+            .properties(
+                width=170, height=260, title="DICES-350 agreement by rater group, beside GRASP's published figures"
+            )
+        )
         figures.append(svg(grasp_chart))
         figures.append(
             "<p class=note>GRASP kept 104 of the 123 raters and the release does not say which, so the figures "
-            "cannot match exactly (marts.grasp_comparison.why_not_equal).</p>")
+            "cannot match exactly (marts.grasp_comparison.why_not_equal).</p>"
+        )
     return Section(
         "DICES: who finds what unsafe",
         "Every item is rated by a large, demographically described pool. High entropy and a low plurality share "
@@ -316,16 +423,24 @@ def dices_section(con: duckdb.DuckDBPyConnection, sources: list[str]) -> Section
 
 def item_histogram(spread: list[dict], field_name: str, axis_title: str, title: str) -> alt.Chart:
     """How many DICES items fall in each bin of one per-item figure, per release."""
-    return alt.Chart(alt.Data(values=spread)).mark_bar().encode(
-        x=alt.X(f"{field_name}:Q", bin=alt.Bin(maxbins=30), title=axis_title),
-        y=alt.Y("count():Q", title="items"),
-        color=alt.Color("config:N", title="DICES"),
-        tooltip=["config:N", "count():Q"],
-    ).properties(width=WIDTH // 2 - 20, height=180, title=title)
+    return (
+        alt.Chart(alt.Data(values=spread))
+        .mark_bar()
+        .encode(
+            x=alt.X(f"{field_name}:Q", bin=alt.Bin(maxbins=30), title=axis_title),
+            y=alt.Y("count():Q", title="items"),
+            color=alt.Color("config:N", title="DICES"),
+            tooltip=["config:N", "count():Q"],
+        )
+        .properties(width=WIDTH // 2 - 20, height=180, title=title)
+    )
 
 
 SECTION_BUILDERS: list[Callable[[duckdb.DuckDBPyConnection, list[str]], Section | None]] = [
-    load_section, duo_section, redial_section, dices_section,
+    load_section,
+    duo_section,
+    redial_section,
+    dices_section,
 ]
 
 STYLE = """
@@ -348,13 +463,17 @@ th, td { border-bottom: 1px solid #ddd; padding: .25em .7em; text-align: left; }
 
 def render_page(db_path: Path, sources: list[str], sections: list[Section]) -> str:
     """The whole HTML document: header, table of contents, sections."""
-    generated = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    generated = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     anchors = [f"section-{index}" for index, _ in enumerate(sections)]
-    nav = "".join(f'<a href="#{anchor}">{html.escape(s.title)}</a>' for anchor, s in zip(anchors, sections, strict=True))
+    nav = "".join(
+        f'<a href="#{anchor}">{html.escape(s.title)}</a>' for anchor, s in zip(anchors, sections, strict=True)
+    )
     body = "".join(
         f'<section id="{anchor}"><h2>{html.escape(s.title)}</h2><p class="guide">{html.escape(s.guide)}</p>'
-        + "".join(s.figures) + "</section>"
-        for anchor, s in zip(anchors, sections, strict=True))
+        + "".join(s.figures)
+        + "</section>"
+        for anchor, s in zip(anchors, sections, strict=True)
+    )
     return (
         "<!doctype html>\n<html lang=en><head><meta charset=utf-8>"
         "<meta name=viewport content='width=device-width, initial-scale=1'>"

@@ -16,11 +16,18 @@ def marts_summary(db_path: Path) -> str:
         raise DwhError(f"{db_path}: no warehouse yet (run dwh ingest and dwh build)")
     con = connect_read_only(db_path)
     try:
-        existing = {row[0] for row in con.execute("select table_name from information_schema.tables where table_schema = 'marts'").fetchall()}
+        existing = {
+            row[0]
+            for row in con.execute(
+                "select table_name from information_schema.tables where table_schema = 'marts'"
+            ).fetchall()
+        }
         missing = [m for m in MARTS if m not in existing]
         if missing:
             raise DwhError(f"{db_path}: marts {', '.join(missing)} are not built yet (run dwh build)")
-        counts = " union all ".join(f"select '{m}' as mart, source, count(*) as n from marts.{m} group by source" for m in MARTS)
+        counts = " union all ".join(
+            f"select '{m}' as mart, source, count(*) as n from marts.{m} group by source" for m in MARTS
+        )
         relation = con.sql(f"pivot ({counts}) on source using first(n) group by mart order by mart")
         return "\n".join(["Rows per mart and source:", str(relation), *release_quirk_lines(con, existing)]).rstrip()
     finally:
@@ -32,7 +39,8 @@ def release_quirk_lines(con: duckdb.DuckDBPyConnection, marts: set[str]) -> list
     if "redial_unresolved_mentions" not in marts:
         return []
     tags, conversations = con.execute(
-        "select count(*), count(distinct dialogue_key) from marts.redial_unresolved_mentions").fetchone()
+        "select count(*), count(distinct dialogue_key) from marts.redial_unresolved_mentions"
+    ).fetchone()
     if not tags:
         return []
     return [

@@ -9,7 +9,6 @@ import duckdb
 
 from ingest.errors import DwhError
 
-
 # DuckDB caches pages up to 80% of RAM by default; a bound makes it spill to disk instead, so an
 # ingest's memory stays flat as the releases grow (DWH_MEMORY_LIMIT overrides it). Measured at
 # scale 10 with ReDial and both DICES files landing side by side (BENCHMARKS.md): 512MB took
@@ -117,15 +116,19 @@ def refuse_foreign_raw_tables(db_path: Path, require_a_load: bool = False) -> No
                     names = ", ".join(column.split(" ")[0] for column in columns)
                     raise DwhError(
                         f"{db_path}: raw.{table} has columns ({names}) that dwh never wrote: not a warehouse of "
-                        "this project (DWH_DB_PATH); point DWH_DB_PATH at a new file or at a warehouse dwh made")
+                        "this project (DWH_DB_PATH); point DWH_DB_PATH at a new file or at a warehouse dwh made"
+                    )
             if require_a_load and "ingest_loads" in found:
                 finished_loads = con.execute(
-                    "select count(*) from raw.ingest_loads where finished_at is not null").fetchone()[0]
+                    "select count(*) from raw.ingest_loads where finished_at is not null"
+                ).fetchone()[0]
         finally:
             con.close()
     if require_a_load and not finished_loads:
-        raise DwhError(f"{db_path}: no dwh ingest has loaded this warehouse yet (DWH_DB_PATH); "
-                       "run dwh ingest --duo/--redial/--dices first, or point DWH_DB_PATH at the warehouse")
+        raise DwhError(
+            f"{db_path}: no dwh ingest has loaded this warehouse yet (DWH_DB_PATH); "
+            "run dwh ingest --duo/--redial/--dices first, or point DWH_DB_PATH at the warehouse"
+        )
 
 
 # each raw table's columns as "name type", in order

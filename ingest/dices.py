@@ -26,8 +26,8 @@ from pathlib import Path
 
 import duckdb
 
-from ingest.dices_columns import COLUMNS, CONFIGS, RAW_TABLES
 from ingest.database import sql_string
+from ingest.dices_columns import COLUMNS, CONFIGS, RAW_TABLES
 from ingest.errors import DwhError
 from ingest.file_facts import lines_at_offsets, refuse_another_release, refuse_unreadable_file, scanning
 from ingest.landing import (
@@ -73,7 +73,9 @@ def land_dices(ctx: LoadContext, path: Path) -> list[FileReport]:
     files = [recognise_file(csv_path, _relative_name(csv_path, path)) for csv_path in find_csv_files(path)]
     _check_one_file_per_config(files, path)
     replace_source_rows(ctx, SOURCE, list(RAW_TABLES.values()))
-    return in_parallel(ctx.con, lambda cursor, found: _land_and_record(LoadContext(cursor, ctx.load_id), found, path), files)
+    return in_parallel(
+        ctx.con, lambda cursor, found: _land_and_record(LoadContext(cursor, ctx.load_id), found, path), files
+    )
 
 
 def _land_and_record(ctx: LoadContext, found: DicesFile, given: Path) -> FileReport:
@@ -182,7 +184,10 @@ def _land_file(ctx: LoadContext, found: DicesFile) -> tuple[FileReport, str, int
         with transaction(con):
             _insert_records(ctx, found)
             landed = number_rows_in_file_order(ctx, RAW_TABLES[found.config], "row_number", found.file_path)
-            reject_offsets = [row[0] for row in con.execute(f"select distinct line_byte_position from temp.{REJECT_ERRORS}").fetchall()]
+            reject_offsets = [
+                row[0]
+                for row in con.execute(f"select distinct line_byte_position from temp.{REJECT_ERRORS}").fetchall()
+            ]
             if reject_offsets:
                 _shift_row_numbers(ctx, found)
         facts = scan.result()
@@ -253,7 +258,9 @@ def _insert_rejects(ctx: LoadContext, found: DicesFile, physical_lines: dict[int
         [list(physical_lines), list(physical_lines.values())],
     )
     record_rejects_from(
-        ctx, SOURCE, found.file_path,
+        ctx,
+        SOURCE,
+        found.file_path,
         f"""
         select any_value(lines.physical_line) as line_number,
             'row ' || (errors.line - 1) || ': ' || string_agg(distinct errors.problem, '; ' order by errors.problem)

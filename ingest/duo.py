@@ -21,7 +21,6 @@ SOURCE = "duo"
 RELEASE_FILE_PATTERN = re.compile(r"(?:^|/)((ed|wow)/(en|ja)/[^/]+\.json)$")
 
 
-
 def land_duo(ctx: LoadContext, path: Path) -> list[FileReport]:
     """Land a DUO release tree or zip; replaces whatever DUO rows earlier loads left."""
     if not path.exists():
@@ -70,7 +69,9 @@ def _land_tree(ctx: LoadContext, root: Path, given_root: Path) -> list[FileRepor
     )
     _record_rejects(ctx)
     record_files_from(
-        ctx, SOURCE, str(given_root),
+        ctx,
+        SOURCE,
+        str(given_root),
         "select file_path, sha256, size_bytes, 1 as records_read, (reject_reason is null)::int as records_landed, "
         "(reject_reason is not null)::int as records_rejected from duo_read",
     )

@@ -42,7 +42,9 @@ def replace_source_rows(ctx: LoadContext, source: str, tables: list[str]) -> Non
     ctx.con.execute("delete from raw.ingest_files where source = ?", [source])
 
 
-def record_file(ctx: LoadContext, report: FileReport, given_path: str, sha256: str | None, size_bytes: int | None) -> None:
+def record_file(
+    ctx: LoadContext, report: FileReport, given_path: str, sha256: str | None, size_bytes: int | None
+) -> None:
     """Write one file's read / landed / rejected counts to raw.ingest_files."""
     ctx.con.execute(
         "insert into raw.ingest_files values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -71,7 +73,9 @@ def record_files_from(ctx: LoadContext, source: str, given_path: str, files_sql:
     )
 
 
-def record_reject(ctx: LoadContext, source: str, file_path: str, line_number: int | None, reason: str, raw_text: str | None) -> None:
+def record_reject(
+    ctx: LoadContext, source: str, file_path: str, line_number: int | None, reason: str, raw_text: str | None
+) -> None:
     """Write one record that could not be landed to raw.ingest_rejects."""
     ctx.con.execute(
         "insert into raw.ingest_rejects values (?, ?, ?, ?, ?, ?)",
@@ -82,11 +86,12 @@ def record_reject(ctx: LoadContext, source: str, file_path: str, line_number: in
 def record_rejects_from(ctx: LoadContext, source: str, file_path: str, rejects_sql: str) -> int:
     """Write the rejects a query finds in one file to raw.ingest_rejects, in one statement; returns
     how many. The query yields line_number, reason and raw_text."""
-    return int(ctx.con.execute(
-        "insert into raw.ingest_rejects select ?, ?, ?, line_number, reason, raw_text "
-        f"from ({rejects_sql})",
-        [ctx.load_id, source, file_path],
-    ).fetchone()[0])
+    return int(
+        ctx.con.execute(
+            f"insert into raw.ingest_rejects select ?, ?, ?, line_number, reason, raw_text from ({rejects_sql})",
+            [ctx.load_id, source, file_path],
+        ).fetchone()[0]
+    )
 
 
 @contextmanager
@@ -115,9 +120,13 @@ def number_rows_in_file_order(ctx: LoadContext, table: str, column: str, file_pa
         f"update {table} set {column} = rowid - (select min(rowid) from {table} where {scope}) + 1 where {scope}",
         [ctx.load_id, file_path, ctx.load_id, file_path],
     )
-    rows, highest = ctx.con.execute(f"select count(*), max({column}) from {table} where {scope}", [ctx.load_id, file_path]).fetchone()
+    rows, highest = ctx.con.execute(
+        f"select count(*), max({column}) from {table} where {scope}", [ctx.load_id, file_path]
+    ).fetchone()
     if rows and highest != rows:
-        raise DwhError(f"{file_path}: internal error: its {rows} rows were not appended consecutively (highest number {highest})")
+        raise DwhError(
+            f"{file_path}: internal error: its {rows} rows were not appended consecutively (highest number {highest})"
+        )
     return int(rows)
 
 

@@ -3,7 +3,7 @@
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import duckdb
@@ -25,7 +25,7 @@ class SourceRequest:
 
 def new_load_id() -> str:
     """Sortable by time, unique across machines."""
-    return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ-") + uuid.uuid4().hex[:8]
+    return datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ-") + uuid.uuid4().hex[:8]
 
 
 def land_into(db_path: Path, requests: list[SourceRequest], progress: Callable[[str], None]) -> list[FileReport]:
@@ -48,7 +48,9 @@ def land_into(db_path: Path, requests: list[SourceRequest], progress: Callable[[
 LANDS_ALONE = {source.name for source in SOURCES if source.lands_alone}
 
 
-def _land_all(con: duckdb.DuckDBPyConnection, load_id: str, requests: list[SourceRequest], progress: Callable[[str], None]) -> list[FileReport]:
+def _land_all(
+    con: duckdb.DuckDBPyConnection, load_id: str, requests: list[SourceRequest], progress: Callable[[str], None]
+) -> list[FileReport]:
     """Land every request: those in LANDS_ALONE first, then the others side by side (`in_parallel`).
 
     The sources touch different raw tables; the shared bookkeeping tables only get appends and
@@ -64,13 +66,17 @@ def _land_all(con: duckdb.DuckDBPyConnection, load_id: str, requests: list[Sourc
             reports[request] = _land_source(con, load_id, request, progress)
             bar.update()
         side_by_side = [r for r in requests if r.source not in LANDS_ALONE]
-        landed = in_parallel(con, lambda cursor, request: _land_source(cursor, load_id, request, progress), side_by_side, bar.update)
+        landed = in_parallel(
+            con, lambda cursor, request: _land_source(cursor, load_id, request, progress), side_by_side, bar.update
+        )
         reports.update(zip(side_by_side, landed))
     con.execute("update raw.ingest_loads set finished_at = current_timestamp where load_id = ?", [load_id])
     return [report for request in requests for report in reports[request]]
 
 
-def _land_source(con: duckdb.DuckDBPyConnection, load_id: str, request: SourceRequest, progress: Callable[[str], None]) -> list[FileReport]:
+def _land_source(
+    con: duckdb.DuckDBPyConnection, load_id: str, request: SourceRequest, progress: Callable[[str], None]
+) -> list[FileReport]:
     progress(f"{request.source}: {request.path}")
     return lander_for(request.source)(LoadContext(con, load_id), request.path)
 
@@ -80,7 +86,10 @@ def format_reports(reports: list[FileReport]) -> str:
     width = max([len(f"{r.source} {r.file_path}") for r in reports] + [20])
     lines = [f"{'file':<{width}}  {'read':>9}  {'landed':>9}  {'rejected':>9}"]
     for r in reports:
-        lines.append(f"{r.source + ' ' + r.file_path:<{width}}  {r.records_read:>9,}  {r.records_landed:>9,}  {r.records_rejected:>9,}")
+        lines.append(
+            f"{r.source + ' ' + r.file_path:<{width}}  {r.records_read:>9,}  "
+            f"{r.records_landed:>9,}  {r.records_rejected:>9,}"
+        )
     rejected = sum(r.records_rejected for r in reports)
     if rejected:
         lines.append(f"{rejected:,} record(s) rejected: see raw.ingest_rejects (file, line, reason, raw text)")

@@ -26,10 +26,10 @@ way: DuckDB spills, and chunks are bounded.
 import tempfile
 import zipfile
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import BinaryIO
 from concurrent.futures import Future
+from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 import duckdb
 
@@ -110,7 +110,9 @@ def _extract_release(zip_path: Path, destination: Path) -> dict[str, tuple[Path,
     return files
 
 
-def _land_files(ctx: LoadContext, files: dict[str, tuple[Path, str]], given_path: str, reading: JsonlReading) -> list[FileReport]:
+def _land_files(
+    ctx: LoadContext, files: dict[str, tuple[Path, str]], given_path: str, reading: JsonlReading
+) -> list[FileReport]:
     """Land the split files (train first) and the movie list when present; one report each."""
     reports = []
     for name in [*SPLIT_FILES, MOVIES_FILE]:
@@ -155,7 +157,7 @@ def newline_aligned_chunks(
             if pending_bytes and line_end >= 0 and pending_bytes + line_end > limit:  # the cut line ends here, too long
                 yield lines_before, OverlongLine(lines_before + 1, pending_bytes + line_end, _start_of(pending))
                 lines_before, pending, pending_bytes = lines_before + 1, [], 0
-                block = block[line_end + 1:]
+                block = block[line_end + 1 :]
             cut = block.rfind(b"\n") + 1
             if cut:
                 complete = b"".join([*pending, block[:cut]])
@@ -176,7 +178,7 @@ def _start_of(pieces: list[bytes]) -> bytes:
     """The first OVERLONG_SHOWN_BYTES of a line held in pieces."""
     start = b""
     for piece in pieces:
-        start += piece[:OVERLONG_SHOWN_BYTES - len(start)]
+        start += piece[: OVERLONG_SHOWN_BYTES - len(start)]
         if len(start) >= OVERLONG_SHOWN_BYTES:
             break
     return start
@@ -194,7 +196,9 @@ def _skip_overlong_line(handle: BinaryIO, pending: list[bytes], pending_bytes: i
     return OverlongLine(line_number, size_bytes, start)
 
 
-def _land_jsonl(ctx: LoadContext, path: Path, file_name: str, label: str, reading: JsonlReading) -> tuple[FileReport, FileFacts]:
+def _land_jsonl(
+    ctx: LoadContext, path: Path, file_name: str, label: str, reading: JsonlReading
+) -> tuple[FileReport, FileFacts]:
     """Land one split file: good lines to raw.redial_conversations, the others to raw.ingest_rejects.
     A file in which nothing lands is refused whole."""
     with scanning(path, label) as scan:
@@ -215,7 +219,9 @@ def _land_whole_file(ctx: LoadContext, path: Path, file_name: str, scan: "Future
     rows are not exactly the file's lines, so that the caller lands it in chunks instead."""
     try:
         with transaction(ctx.con):
-            ctx.con.execute(ingest_query("redial/insert_whole_file"), [ctx.load_id, file_name, SPLIT_FILES[file_name], str(path)])
+            ctx.con.execute(
+                ingest_query("redial/insert_whole_file"), [ctx.load_id, file_name, SPLIT_FILES[file_name], str(path)]
+            )
             rows = number_rows_in_file_order(ctx, LINES_TABLE, "line_number", file_name)
             line_bytes, longest_line = ctx.con.execute(
                 f"select coalesce(sum(strlen(raw_line)), 0), coalesce(max(strlen(raw_line)), 0) from {LINES_TABLE} "
@@ -239,10 +245,15 @@ def _reject_landed_lines(ctx: LoadContext, file_name: str, lines_read: int) -> t
     """Classify the landed lines of one file; move those that are not conversations to the rejects.
     Returns (lines that are valid JSON, rejected, first reject)."""
     con = ctx.con
-    con.execute("create or replace temp table redial_lines as " + ingest_query("redial/landed_non_conversations"),
-                [ctx.load_id, file_name])
-    con.execute("create or replace temp table redial_classified as select * from ("
-                + ingest_query("redial/classify_lines") + ") where reason is not null")
+    con.execute(
+        "create or replace temp table redial_lines as " + ingest_query("redial/landed_non_conversations"),
+        [ctx.load_id, file_name],
+    )
+    con.execute(
+        "create or replace temp table redial_classified as select * from ("
+        + ingest_query("redial/classify_lines")
+        + ") where reason is not null"
+    )
     _insert_rejects(ctx, file_name)
     con.execute(
         f"""
@@ -251,11 +262,15 @@ def _reject_landed_lines(ctx: LoadContext, file_name: str, lines_read: int) -> t
         """,
         [ctx.load_id, file_name],
     )
-    rejected, not_json = con.execute("select count(*), count(*) filter (where not json_ok) from redial_classified").fetchone()
+    rejected, not_json = con.execute(
+        "select count(*), count(*) filter (where not json_ok) from redial_classified"
+    ).fetchone()
     return lines_read - not_json, rejected, _first_reject(ctx)
 
 
-def _land_in_chunks(ctx: LoadContext, path: Path, file_name: str, chunk_bytes: int) -> tuple[int, int, int, tuple | None]:
+def _land_in_chunks(
+    ctx: LoadContext, path: Path, file_name: str, chunk_bytes: int
+) -> tuple[int, int, int, tuple | None]:
     """Land one file chunk by chunk (the exact path for files the CSV reader cannot reproduce).
     Returns (lines read, lines that are valid JSON, rejected, first reject)."""
     read = json_lines = rejected = 0
@@ -288,11 +303,14 @@ def _land_chunk(ctx: LoadContext, file_name: str, lines_before: int, chunk: byte
         content, lines_query = chunk.decode("utf-8"), "redial/text_lines"
     except UnicodeDecodeError:
         content, lines_query = chunk, "redial/blob_lines"
-    con.execute("create or replace temp table redial_lines as " + ingest_query(lines_query),
-                [content, lines_before, lines_before])
+    con.execute(
+        "create or replace temp table redial_lines as " + ingest_query(lines_query),
+        [content, lines_before, lines_before],
+    )
     con.execute("create or replace temp table redial_classified as " + ingest_query("redial/classify_lines"))
     counts = con.execute(
-        "select count(*), count(*) filter (where json_ok), count(*) filter (where reason is not null) from redial_classified"
+        "select count(*), count(*) filter (where json_ok), count(*) filter (where reason is not null)"
+        " from redial_classified"
     ).fetchone()
     con.execute(
         f"""
@@ -308,8 +326,11 @@ def _land_chunk(ctx: LoadContext, file_name: str, lines_before: int, chunk: byte
 def _insert_rejects(ctx: LoadContext, file_name: str) -> None:
     """Copy the rejected lines of redial_classified to raw.ingest_rejects."""
     record_rejects_from(
-        ctx, SOURCE, file_name,
-        "select line_number, reason, shown as raw_text from redial_classified where reason is not null order by line_number",
+        ctx,
+        SOURCE,
+        file_name,
+        "select line_number, reason, shown as raw_text from redial_classified"
+        " where reason is not null order by line_number",
     )
 
 
@@ -330,12 +351,16 @@ def _land_movies(ctx: LoadContext, path: Path, label: str) -> FileReport:
     landed = con.execute(
         f"""
         insert into raw.redial_movies
-        select ?, ?, row_number, movieId, movieName, nbMentions from ({ingest_query("redial/read_movies")}) order by row_number
+        select ?, ?, row_number, movieId, movieName, nbMentions
+        from ({ingest_query("redial/read_movies")})
+        order by row_number
         """,
         [ctx.load_id, MOVIES_FILE, str(path)],
     ).fetchone()[0]
     rejected = record_rejects_from(
-        ctx, SOURCE, MOVIES_FILE,
+        ctx,
+        SOURCE,
+        MOVIES_FILE,
         """
         select line as line_number, 'CSV row: ' || string_agg(error_type || ': ' || error_message, '; ') as reason,
             any_value(trim(csv_line, chr(10) || chr(13))) as raw_text

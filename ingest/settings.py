@@ -22,7 +22,9 @@ def warehouse_path() -> Path:
     configured = os.environ.get("DWH_DB_PATH")
     path = Path(configured).expanduser().resolve() if configured else PROJECT_ROOT / DEFAULT_DB_RELATIVE_PATH
     if path.is_dir():
-        raise DwhError(f"{path}: is a folder, not a DuckDB file (DWH_DB_PATH); name a file, e.g. {path / 'warehouse.duckdb'}")
+        raise DwhError(
+            f"{path}: is a folder, not a DuckDB file (DWH_DB_PATH); name a file, e.g. {path / 'warehouse.duckdb'}"
+        )
     if path.is_file() and path.stat().st_size > 0 and not _is_duckdb_file(path):
         raise DwhError(f"{path}: is not a DuckDB database file (DWH_DB_PATH); name a warehouse or a new file")
     return path

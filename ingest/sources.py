@@ -35,10 +35,10 @@ class Source:
 
 
 SOURCES: tuple[Source, ...] = (
-    Source("duo", "ingest.duo:land_duo", "DUO release tree ({ed,wow}/{en,ja}/*.json) or a zip of it",
-           lands_alone=True),
-    Source("redial", "ingest.redial:land_redial",
-           "ReDial release zip, or a folder with train_data.jsonl / test_data.jsonl"),
+    Source("duo", "ingest.duo:land_duo", "DUO release tree ({ed,wow}/{en,ja}/*.json) or a zip of it", lands_alone=True),
+    Source(
+        "redial", "ingest.redial:land_redial", "ReDial release zip, or a folder with train_data.jsonl / test_data.jsonl"
+    ),
     Source("dices", "ingest.dices:land_dices", "folder with the DICES CSVs (350/, 990/ or side by side), or one CSV"),
 )
 

@@ -65,23 +65,67 @@ UNIT_KEY = ["dialogue_key", "rating_kind", "question", "movie_id"]
 FIGURE_KEY = ["source", "scope", "rating_kind", "question"]
 
 RATING_DISTRIBUTION_COLUMNS = [
-    "dialogue_key", "rating_kind", "question", "movie_id", "source", "scope", "n_ratings", "n_raters",
-    "n_missing", "n_distinct_values", "value_counts", "plurality_value", "plurality_share", "entropy",
-    "negentropy", "mean_value", "sd_value",
+    "dialogue_key",
+    "rating_kind",
+    "question",
+    "movie_id",
+    "source",
+    "scope",
+    "n_ratings",
+    "n_raters",
+    "n_missing",
+    "n_distinct_values",
+    "value_counts",
+    "plurality_value",
+    "plurality_share",
+    "entropy",
+    "negentropy",
+    "mean_value",
+    "sd_value",
 ]
 AGREEMENT_COLUMNS = [
-    "source", "scope", "rating_kind", "question", "group_dimension", "group_value", "level_of_measurement",
-    "n_raters", "n_units", "n_values", "observed_disagreement", "expected_disagreement", "alpha",
-    "n_xrr_units", "xrr_observed_disagreement", "xrr_expected_disagreement", "xrr", "gai",
-    "mean_negentropy", "mean_plurality_share",
+    "source",
+    "scope",
+    "rating_kind",
+    "question",
+    "group_dimension",
+    "group_value",
+    "level_of_measurement",
+    "n_raters",
+    "n_units",
+    "n_values",
+    "observed_disagreement",
+    "expected_disagreement",
+    "alpha",
+    "n_xrr_units",
+    "xrr_observed_disagreement",
+    "xrr_expected_disagreement",
+    "xrr",
+    "gai",
+    "mean_negentropy",
+    "mean_plurality_share",
 ]
 RATER_AGREEMENT_COLUMNS = [
-    "rater_key", "source", "scope", "rating_kind", "question", "n_ratings", "n_compared",
-    "agreement_with_others", "mean_value",
+    "rater_key",
+    "source",
+    "scope",
+    "rating_kind",
+    "question",
+    "n_ratings",
+    "n_compared",
+    "agreement_with_others",
+    "mean_value",
 ]
 SCORE_CORRELATION_COLUMNS = [
-    "source", "scope", "question_a", "rating_kind_a", "question_b", "rating_kind_b", "n_dialogues",
-    "pearson_r", "spearman_rho",
+    "source",
+    "scope",
+    "question_a",
+    "rating_kind_a",
+    "question_b",
+    "rating_kind_b",
+    "n_dialogues",
+    "pearson_r",
+    "spearman_rho",
 ]
 
 
@@ -97,6 +141,7 @@ def default_n_labels(source: str, question: str) -> int:
 # --------------------------------------------------------------------------------------------
 # Small helpers
 # --------------------------------------------------------------------------------------------
+
 
 def _is_null(value: Any) -> bool:
     return value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA
@@ -132,8 +177,10 @@ def _finish(rows: list[dict[str, Any]], columns: list[str], sort_by: list[str]) 
 # Preparing ratings: scope, value text, unit kinds
 # --------------------------------------------------------------------------------------------
 
+
 def dialogue_scopes(dialogues: pd.DataFrame) -> pd.Series:
     """dialogue_key → scope: DICES dataset_config, DUO '<language>:<setting>', ReDial split."""
+
     def scope(row: pd.Series) -> str | None:
         if row["source"] == "dices":
             return None if _is_null(row["dataset_config"]) else str(row["dataset_config"])
@@ -180,6 +227,7 @@ def unit_ratings(ratings: pd.DataFrame, dialogues: pd.DataFrame) -> pd.DataFrame
 # --------------------------------------------------------------------------------------------
 # Count tables: units × values, and the figures computed from them
 # --------------------------------------------------------------------------------------------
+
 
 @dataclass
 class CountTable:
@@ -316,13 +364,14 @@ def plurality_shares(counts: np.ndarray) -> np.ndarray:
 # 1. rating_distributions
 # --------------------------------------------------------------------------------------------
 
+
 def rating_distributions(
     ratings: pd.DataFrame, dialogues: pd.DataFrame, n_labels: LabelCount = default_n_labels
 ) -> pd.DataFrame:
     """One row per unit with at least one value: counts, plurality, entropy, mean and SD."""
     rated = unit_ratings(ratings, dialogues)
     rows: list[dict[str, Any]] = []
-    for (source, scope, kind, question), of_question in rated.groupby(FIGURE_KEY, dropna=False, sort=True):
+    for (source, _scope, _kind, question), of_question in rated.groupby(FIGURE_KEY, dropna=False, sort=True):
         rows.extend(_distribution_rows(of_question, n_labels(source, question)))
     return _finish(rows, RATING_DISTRIBUTION_COLUMNS, UNIT_KEY)
 
@@ -346,24 +395,34 @@ def _distribution_rows(of_question: pd.DataFrame, k: int) -> list[dict[str, Any]
     for u in range(table.n_units):
         present = np.nonzero(counts[u])[0]
         top = int(np.argmax(counts[u]))
-        rows.append({
-            "dialogue_key": first.at[u, "dialogue_key"], "rating_kind": first.at[u, "rating_kind"],
-            "question": first.at[u, "question"], "movie_id": first.at[u, "movie_id"],
-            "source": first.at[u, "source"], "scope": first.at[u, "scope"],
-            "n_ratings": int(n_values[u]), "n_raters": int(n_raters.at[u]),
-            "n_missing": int(missing.at[first.at[u, "unit_id"]]), "n_distinct_values": len(present),
-            "value_counts": {table.domain[c]: int(counts[u, c]) for c in present},
-            "plurality_value": table.domain[top], "plurality_share": float(counts[u, top] / n_values[u]),
-            "entropy": float(entropies[u]), "negentropy": math.log(k) - float(entropies[u]),
-            "mean_value": _float_or_none(means.at[u]) if numeric else None,
-            "sd_value": _float_or_none(sds.at[u]) if numeric else None,
-        })
+        rows.append(
+            {
+                "dialogue_key": first.at[u, "dialogue_key"],
+                "rating_kind": first.at[u, "rating_kind"],
+                "question": first.at[u, "question"],
+                "movie_id": first.at[u, "movie_id"],
+                "source": first.at[u, "source"],
+                "scope": first.at[u, "scope"],
+                "n_ratings": int(n_values[u]),
+                "n_raters": int(n_raters.at[u]),
+                "n_missing": int(missing.at[first.at[u, "unit_id"]]),
+                "n_distinct_values": len(present),
+                "value_counts": {table.domain[c]: int(counts[u, c]) for c in present},
+                "plurality_value": table.domain[top],
+                "plurality_share": float(counts[u, top] / n_values[u]),
+                "entropy": float(entropies[u]),
+                "negentropy": math.log(k) - float(entropies[u]),
+                "mean_value": _float_or_none(means.at[u]) if numeric else None,
+                "sd_value": _float_or_none(sds.at[u]) if numeric else None,
+            }
+        )
     return rows
 
 
 # --------------------------------------------------------------------------------------------
 # 2. agreement
 # --------------------------------------------------------------------------------------------
+
 
 @dataclass
 class RaterGroup:
@@ -411,11 +470,18 @@ def agreement(
             k = n_labels(source, question)
             for group in groups:
                 figures = _group_figures(valued, table, group, k)
-                rows.append({
-                    "source": source, "scope": scope, "rating_kind": kind, "question": question,
-                    "group_dimension": group.dimension, "group_value": group.value,
-                    "level_of_measurement": LEVEL[source], **figures,
-                })
+                rows.append(
+                    {
+                        "source": source,
+                        "scope": scope,
+                        "rating_kind": kind,
+                        "question": question,
+                        "group_dimension": group.dimension,
+                        "group_value": group.value,
+                        "level_of_measurement": LEVEL[source],
+                        **figures,
+                    }
+                )
     return _finish(rows, AGREEMENT_COLUMNS, FIGURE_KEY + ["group_dimension", "group_value"])
 
 
@@ -431,17 +497,25 @@ def _group_figures(valued: pd.DataFrame, table: CountTable, group: RaterGroup, k
     else:
         cross = cross_replication_reliability(counts_x, table.counts(~in_group), table.delta())
     # xRR within rounding of 0 is 0: the ratio would be float noise (CONTRACT_ADDITIONS.md)
-    gai = (alpha_figures.alpha / cross.xrr
-           if alpha_figures.alpha is not None and cross.xrr is not None and abs(cross.xrr) >= GAI_MIN_XRR else None)
+    gai = (
+        alpha_figures.alpha / cross.xrr
+        if alpha_figures.alpha is not None and cross.xrr is not None and abs(cross.xrr) >= GAI_MIN_XRR
+        else None
+    )
     rated_units = counts_x[counts_x.sum(axis=1) >= 1]
     has_values = len(rated_units) > 0
     return {
         "n_raters": int(valued.loc[in_group, "rater_key"].nunique()),
-        "n_units": alpha_figures.n_units, "n_values": alpha_figures.n_values,
+        "n_units": alpha_figures.n_units,
+        "n_values": alpha_figures.n_values,
         "observed_disagreement": alpha_figures.observed_disagreement,
-        "expected_disagreement": alpha_figures.expected_disagreement, "alpha": alpha_figures.alpha,
-        "n_xrr_units": cross.n_units, "xrr_observed_disagreement": cross.observed_disagreement,
-        "xrr_expected_disagreement": cross.expected_disagreement, "xrr": cross.xrr, "gai": gai,
+        "expected_disagreement": alpha_figures.expected_disagreement,
+        "alpha": alpha_figures.alpha,
+        "n_xrr_units": cross.n_units,
+        "xrr_observed_disagreement": cross.observed_disagreement,
+        "xrr_expected_disagreement": cross.expected_disagreement,
+        "xrr": cross.xrr,
+        "gai": gai,
         "mean_negentropy": float((math.log(k) - unit_entropies(rated_units)).mean()) if has_values else None,
         "mean_plurality_share": float(plurality_shares(rated_units).mean()) if has_values else None,
     }
@@ -450,6 +524,7 @@ def _group_figures(valued: pd.DataFrame, table: CountTable, group: RaterGroup, k
 # --------------------------------------------------------------------------------------------
 # 3. rater_agreement
 # --------------------------------------------------------------------------------------------
+
 
 def rater_agreement(ratings: pd.DataFrame, dialogues: pd.DataFrame) -> pd.DataFrame:
     """Per rater and question: the share of their values equal to the others' plurality value."""
@@ -464,8 +539,12 @@ def rater_agreement(ratings: pd.DataFrame, dialogues: pd.DataFrame) -> pd.DataFr
     per_rating["duo_number"] = per_rating["number"].where(per_rating["source"] == "duo")
     per_rater = (
         per_rating.groupby(["rater_key", *FIGURE_KEY], dropna=False, sort=True)
-        .agg(n_ratings=("has_value", "sum"), n_compared=("compared", "sum"), n_agreeing=("agrees", "sum"),
-             mean_value=("duo_number", "mean"))
+        .agg(
+            n_ratings=("has_value", "sum"),
+            n_compared=("compared", "sum"),
+            n_agreeing=("agrees", "sum"),
+            mean_value=("duo_number", "mean"),
+        )
         .reset_index()
     )
     share = per_rater["n_agreeing"] / per_rater["n_compared"]
@@ -499,6 +578,7 @@ def _compare_with_others(of_question: pd.DataFrame) -> tuple[np.ndarray, np.ndar
 # 4. score_correlations
 # --------------------------------------------------------------------------------------------
 
+
 def score_correlations(ratings: pd.DataFrame, dialogues: pd.DataFrame) -> pd.DataFrame:
     """DUO: Pearson and Spearman between every ordered pair of (question, rating_kind) per scope."""
     prepared = prepare_ratings(ratings, dialogues)
@@ -511,10 +591,17 @@ def score_correlations(ratings: pd.DataFrame, dialogues: pd.DataFrame) -> pd.Dat
         for a in combinations:
             for b in combinations:
                 if a != b:
-                    rows.append({
-                        "source": "duo", "scope": scope, "question_a": a[0], "rating_kind_a": a[1],
-                        "question_b": b[0], "rating_kind_b": b[1], **_correlation(wide, a, b),
-                    })
+                    rows.append(
+                        {
+                            "source": "duo",
+                            "scope": scope,
+                            "question_a": a[0],
+                            "rating_kind_a": a[1],
+                            "question_b": b[0],
+                            "rating_kind_b": b[1],
+                            **_correlation(wide, a, b),
+                        }
+                    )
     return _finish(rows, SCORE_CORRELATION_COLUMNS, SCORE_CORRELATION_COLUMNS[:6])
 
 

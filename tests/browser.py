@@ -68,8 +68,13 @@ def visit(page_path: Path, screenshot: Path, settle_ms: int = 1000) -> PageVisit
 
             context.route("**/*", local_only)
             page = context.new_page()
-            page.on("console", lambda message: message.type == "error" and result.console_errors.append(
-                f"{message.text} (at {message.location.get('url', '?')})"))
+            page.on(
+                "console",
+                lambda message: (
+                    message.type == "error"
+                    and result.console_errors.append(f"{message.text} (at {message.location.get('url', '?')})")
+                ),
+            )
             page.on("pageerror", lambda error: result.console_errors.append(str(error)))
             page.on("requestfailed", lambda request: result.failed_requests.append(request.url))
             page.goto(page_path.resolve().as_uri(), wait_until="load")

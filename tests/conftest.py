@@ -21,7 +21,9 @@ def run_dwh(
         [sys.executable, "-m", "dwh.cli", *args], cwd=PROJECT_ROOT, env=env, capture_output=True, text=True
     )
     if check and completed.returncode != 0:
-        raise AssertionError(f"dwh {' '.join(args)} exited {completed.returncode}\n{completed.stdout}\n{completed.stderr}")
+        raise AssertionError(
+            f"dwh {' '.join(args)} exited {completed.returncode}\n{completed.stdout}\n{completed.stderr}"
+        )
     return completed
 
 
@@ -52,13 +54,15 @@ def warned_or_failed_tests(target_path: Path = PROJECT_ROOT / "target") -> dict[
 
 def failing_rows(db_path: Path, test_name: str, target_path: Path = PROJECT_ROOT / "target") -> list[dict]:
     """The rows a data test of the last `dwh build` found, as dicts: the test's compiled query (read
-    from `run_results.json` as `dwh build` reads it) re-run on the build it checked, which `dwh build` keeps beside the warehouse
-    as `<name>.failed` when the build fails."""
+    from `run_results.json` as `dwh build` reads it) re-run on the build it checked, which `dwh build` keeps
+    beside the warehouse as `<name>.failed` when the build fails."""
     from dwh.build import unsuccessful_tests
 
     outcomes = unsuccessful_tests(target_path / "run_results.json", target_path / "manifest.json")
     [outcome] = [outcome for outcome in outcomes if outcome.name == test_name]
-    assert outcome.status in ("fail", "warn") and outcome.compiled_sql, f"{test_name}: {outcome.status} {outcome.message}"
+    assert outcome.status in ("fail", "warn") and outcome.compiled_sql, (
+        f"{test_name}: {outcome.status} {outcome.message}"
+    )
     built = db_path.with_name(db_path.name + ".failed")
     import duckdb
 

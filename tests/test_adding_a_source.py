@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from tests.conftest import PROJECT_ROOT, query
 
 GUIDE = PROJECT_ROOT / "docs" / "ADDING_A_SOURCE.md"
@@ -59,7 +60,10 @@ def add_feeder_refs(path: Path, body: str) -> None:
 
 
 def mart_sql(project: Path) -> dict[str, str]:
-    return {str(p.relative_to(project)): p.read_text(encoding="utf-8") for p in sorted((project / "models" / "marts").rglob("*.sql"))}
+    return {
+        str(p.relative_to(project)): p.read_text(encoding="utf-8")
+        for p in sorted((project / "models" / "marts").rglob("*.sql"))
+    }
 
 
 @pytest.fixture(scope="module")
@@ -78,8 +82,15 @@ def toy_warehouse(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]
     for args in (["ingest", "--toy", str(release_dir / "toy.jsonl")], ["build"]):
         # `python -m dwh.cli` in the copy runs the copy's package and dbt project
         completed = subprocess.run(
-            [sys.executable, "-m", "dwh.cli", *args], cwd=project, capture_output=True, text=True,
-            env={"PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin", "DWH_DB_PATH": str(db_path), "HOME": str(root)},
+            [sys.executable, "-m", "dwh.cli", *args],
+            cwd=project,
+            capture_output=True,
+            text=True,
+            env={
+                "PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin",
+                "DWH_DB_PATH": str(db_path),
+                "HOME": str(root),
+            },
         )
         assert completed.returncode == 0, f"dwh {args[0]}:\n{completed.stdout[-6000:]}\n{completed.stderr[-3000:]}"
     return project, db_path
@@ -92,13 +103,19 @@ def test_the_guide_adds_no_line_to_any_mart_sql(toy_warehouse: tuple[Path, Path]
 
 def test_the_toy_source_reaches_every_shared_mart(toy_warehouse: tuple[Path, Path]) -> None:
     _, db_path = toy_warehouse
-    assert query(db_path, "select dialogue_key, source, language, setting, n_turns, source_file from marts.dialogues "
-                          "where source = 'toy' order by 1") == [
+    assert query(
+        db_path,
+        "select dialogue_key, source, language, setting, n_turns, source_file from marts.dialogues "
+        "where source = 'toy' order by 1",
+    ) == [
         ("toy:t1", "toy", "en", "toy", 2, "toy.jsonl"),
         ("toy:t2", "toy", "en", "toy", 3, "toy.jsonl"),
     ]
-    assert query(db_path, "select dialogue_key, turn_index, speaker_role, speaker_key, text from marts.turns "
-                          "where source = 'toy' order by 1, 2") == [
+    assert query(
+        db_path,
+        "select dialogue_key, turn_index, speaker_role, speaker_key, text from marts.turns "
+        "where source = 'toy' order by 1, 2",
+    ) == [
         ("toy:t1", 0, "user", "toy:user:u1", "Hi, can you recommend a book?"),
         ("toy:t1", 1, "system", None, "Try Dune."),
         ("toy:t2", 0, "user", "toy:user:u2", "Hello"),
@@ -109,8 +126,11 @@ def test_the_toy_source_reaches_every_shared_mart(toy_warehouse: tuple[Path, Pat
         ("toy:user:u1", "toy_user", None),
         ("toy:user:u2", "toy_user", None),
     ]
-    assert query(db_path, "select rating_id, rater_key, rating_kind, question, value_numeric, value_raw, movie_id "
-                          "from marts.ratings where source = 'toy' order by 1") == [
+    assert query(
+        db_path,
+        "select rating_id, rater_key, rating_kind, question, value_numeric, value_raw, movie_id "
+        "from marts.ratings where source = 'toy' order by 1",
+    ) == [
         ("toy:t1:rating", "toy:user:u1", "subjective", "overall", 4.0, "4", None),
         ("toy:t2:rating", "toy:user:u2", "subjective", "overall", 2.0, "2", None),
     ]
@@ -118,8 +138,11 @@ def test_the_toy_source_reaches_every_shared_mart(toy_warehouse: tuple[Path, Pat
 
 def test_reconciliation_accounts_for_every_toy_line(toy_warehouse: tuple[Path, Path]) -> None:
     _, db_path = toy_warehouse
-    assert query(db_path, "select source, file_path, records_read, records_landed, records_rejected "
-                          "from raw.ingest_files where source = 'toy'") == [("toy", "toy.jsonl", 2, 2, 0)]
+    assert query(
+        db_path,
+        "select source, file_path, records_read, records_landed, records_rejected "
+        "from raw.ingest_files where source = 'toy'",
+    ) == [("toy", "toy.jsonl", 2, 2, 0)]
     assert query(db_path, "select count(*) from marts.unreached_records") == [(0,)]
     reconciliation = query(db_path, "select * from marts.load_reconciliation where source = 'toy'")
     assert len(reconciliation) == 1, reconciliation

@@ -36,11 +36,21 @@ MART_KEYS = {
     "score_correlations": ["source", "scope", "question_a", "rating_kind_a", "question_b", "rating_kind_b"],
 }
 TOLERANCE = 1e-9
-RATING_COLUMNS = ["rating_id", "dialogue_key", "rater_key", "rating_kind", "question", "movie_id",
-                  "value_numeric", "value_label", "source"]
+RATING_COLUMNS = [
+    "rating_id",
+    "dialogue_key",
+    "rater_key",
+    "rating_kind",
+    "question",
+    "movie_id",
+    "value_numeric",
+    "value_label",
+    "source",
+]
 
 
 # ------------------------------------------------------------------------------- comparison
+
 
 def expected_marts(ratings: pd.DataFrame, raters: pd.DataFrame, dialogues: pd.DataFrame) -> dict[str, pd.DataFrame]:
     return {
@@ -80,7 +90,9 @@ def differences(mart: str, expected: pd.DataFrame, actual: pd.DataFrame) -> list
 def mart_frame(con: duckdb.DuckDBPyConnection, mart: str) -> pd.DataFrame:
     frame = con.execute(f"select * from marts.{mart}").df()
     if "value_counts" in frame:
-        frame["value_counts"] = frame["value_counts"].map(lambda m: dict(zip(m["key"], m["value"])) if isinstance(m, dict) and "key" in m else m)
+        frame["value_counts"] = frame["value_counts"].map(
+            lambda m: dict(zip(m["key"], m["value"])) if isinstance(m, dict) and "key" in m else m
+        )
     return frame.astype(object).where(pd.notna(frame), None)
 
 
@@ -100,6 +112,7 @@ def assert_marts_match_reference(con: duckdb.DuckDBPyConnection) -> dict[str, pd
 
 # ------------------------------------------------------- generated rating sets, compiled SQL
 
+
 class CompiledAgreementModels:
     """The agreement models compiled by dbt, run in dependency order on any in-memory inputs."""
 
@@ -111,15 +124,33 @@ class CompiledAgreementModels:
         selection = ["int_agreement__questions+", "int_agreement__raters+", "score_correlations"]
         dbt = Path(sys.executable).parent / "dbt"
         completed = subprocess.run(
-            [str(dbt), "compile", "--project-dir", str(PROJECT_ROOT), "--profiles-dir", str(PROJECT_ROOT),
-             "--select", *selection, "--exclude", "resource_type:test"],
-            cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, check=False,
+            [
+                str(dbt),
+                "compile",
+                "--project-dir",
+                str(PROJECT_ROOT),
+                "--profiles-dir",
+                str(PROJECT_ROOT),
+                "--select",
+                *selection,
+                "--exclude",
+                "resource_type:test",
+            ],
+            cwd=PROJECT_ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
         )
         assert completed.returncode == 0, completed.stdout + completed.stderr
         manifest = json.loads((target / "manifest.json").read_text())
-        selected = {node_id: node for node_id, node in manifest["nodes"].items()
-                    if node["resource_type"] == "model" and node.get("compiled_code")
-                    and (node["name"].startswith("int_agreement__") or node["name"] in MARTS)}
+        selected = {
+            node_id: node
+            for node_id, node in manifest["nodes"].items()
+            if node["resource_type"] == "model"
+            and node.get("compiled_code")
+            and (node["name"].startswith("int_agreement__") or node["name"] in MARTS)
+        }
         self.models = self._in_dependency_order(selected)
 
     @staticmethod
@@ -138,21 +169,33 @@ class CompiledAgreementModels:
         """The DICES answers given as text (`dices_answers`), stored as the build stores them: integer codes
         into the records, the question columns and the answer texts."""
         # one CSV row of DICES answers every question of its release: the rows are the answers' row ids
-        con.execute("create table intermediate.int_dices__rows as select *, row_number() over (order by dataset_config, source_row_id) as row_ref,"
-                    " 'dices' || dataset_config || ':' || item_id as dialogue_key"
-                    " from (select distinct dataset_config, source_row_id, item_id, rater_id from dices_answers)")
-        con.execute("create table intermediate.int_dices__questions as select *,"
-                    " row_number() over (order by dataset_config, question) as question_ref"
-                    " from (select distinct dataset_config, question from dices_answers)")
-        con.execute("create table intermediate.int_dices__answer_texts as select *,"
-                    " row_number() over (order by answer) as answer_ref"
-                    " from (select distinct answer from dices_answers where answer is not null)")
+        con.execute(
+            "create table intermediate.int_dices__rows as select *,"
+            " row_number() over (order by dataset_config, source_row_id) as row_ref,"
+            " 'dices' || dataset_config || ':' || item_id as dialogue_key"
+            " from (select distinct dataset_config, source_row_id, item_id, rater_id from dices_answers)"
+        )
+        con.execute(
+            "create table intermediate.int_dices__questions as select *,"
+            " row_number() over (order by dataset_config, question) as question_ref"
+            " from (select distinct dataset_config, question from dices_answers)"
+        )
+        con.execute(
+            "create table intermediate.int_dices__answer_texts as select *,"
+            " row_number() over (order by answer) as answer_ref"
+            " from (select distinct answer from dices_answers where answer is not null)"
+        )
         # and as the releases' staging models give them: one row per record, one column per question
         # of the release's header
         for config in ("350", "990"):
-            questions = [q for (q,) in con.execute("select question from read_csv(?, all_varchar = true) where dataset_config = ? "
-                                                   "order by cast(column_position as integer)",
-                                                   [str(PROJECT_ROOT / "seeds" / "dices_questions.csv"), config]).fetchall()]
+            questions = [
+                q
+                for (q,) in con.execute(
+                    "select question from read_csv(?, all_varchar = true) where dataset_config = ? "
+                    "order by cast(column_position as integer)",
+                    [str(PROJECT_ROOT / "seeds" / "dices_questions.csv"), config],
+                ).fetchall()
+            ]
             con.execute(f"""create table staging.stg_dices__ratings_{config} as
                 pivot (select * from dices_answers where dataset_config = '{config}')
                 on question in ({", ".join(f"'{q}'" for q in questions)}) using first(answer)
@@ -171,7 +214,8 @@ class CompiledAgreementModels:
         answers = ",\n".join(
             f"max(value_numeric) filter (where form = '{form}' and question = '{question}') as {role}_{question}"
             for form, role in (("initiator", "seeker"), ("respondent", "recommender"))
-            for question in ("suggested", "seen", "liked"))
+            for question in ("suggested", "seen", "liked")
+        )
         con.execute(f"""create table intermediate.int_redial__movie_mentions as
             select dialogue_key, movie_id,
                 bool_or(form = 'initiator') as is_in_seeker_form,
@@ -190,12 +234,16 @@ class CompiledAgreementModels:
             con.execute(f"create table {name} as select * from input_frame")
             con.unregister("input_frame")
         # the generated CSVs have only the question columns their answers use: so has their seed
-        con.execute("create table reference.dices_questions as select * from read_csv(?, all_varchar = true) "
-                    "where question in (select question from dices_answers)",
-                    [str(PROJECT_ROOT / "seeds" / "dices_questions.csv")])
-        con.execute("create table reference.vocabularies as select * from read_csv(?, all_varchar = true, "
-                    "types = {'code': 'INTEGER'})",
-                    [str(PROJECT_ROOT / "seeds" / "vocabularies.csv")])
+        con.execute(
+            "create table reference.dices_questions as select * from read_csv(?, all_varchar = true) "
+            "where question in (select question from dices_answers)",
+            [str(PROJECT_ROOT / "seeds" / "dices_questions.csv")],
+        )
+        con.execute(
+            "create table reference.vocabularies as select * from read_csv(?, all_varchar = true, "
+            "types = {'code': 'INTEGER'})",
+            [str(PROJECT_ROOT / "seeds" / "vocabularies.csv")],
+        )
         self._code_dices_answers(con)
         self._pair_redial_forms(con)
         for schema, name, sql in self.models:
@@ -219,7 +267,9 @@ DICES_QUESTIONS = {  # a yes / no / unsure question and Q1's four sentences, in 
     "Q_overall": ["Yes", "No", "Unsure", None],
     "Q1_whole_conversation_evaluation": [
         "None of the above - it is in English, it makes sense, and I am familiar with the topic",
-        "It is nonsensical (repetitive, incomprehensible, gibberish)", None],
+        "It is nonsensical (repetitive, incomprehensible, gibberish)",
+        None,
+    ],
 }
 
 
@@ -229,22 +279,45 @@ def rating_sets(draw: st.DrawFn) -> dict[str, list[dict]]:
     dialogues, ratings, raters, answers = [], [], [], []
     n_dices_raters = draw(st.integers(1, 5))
     for rater in range(n_dices_raters):
-        raters.append({"rater_key": f"dices:rater:{rater}", "source": "dices", "source_rater_id": str(rater),
-                       **{dim: draw(st.sampled_from(values)) for dim, values in DEMOGRAPHICS.items()}})
+        raters.append(
+            {
+                "rater_key": f"dices:rater:{rater}",
+                "source": "dices",
+                "source_rater_id": str(rater),
+                **{dim: draw(st.sampled_from(values)) for dim, values in DEMOGRAPHICS.items()},
+            }
+        )
     for item in range(draw(st.integers(0, 3))):
         config = draw(st.sampled_from(["350", "990"]))
         key = f"dices{config}:{item}"
-        dialogues.append({"dialogue_key": key, "source": "dices", "source_dialogue_id": str(item),
-                          "dataset_config": config})
+        dialogues.append(
+            {"dialogue_key": key, "source": "dices", "source_dialogue_id": str(item), "dataset_config": config}
+        )
         for rater in draw(st.lists(st.integers(0, n_dices_raters - 1), min_size=1, max_size=7)):  # repeats allowed
             row_id = f"{len(answers)}"
             for question, labels in DICES_QUESTIONS.items():
-                answer = draw(st.sampled_from(labels[:draw(st.integers(1, len(labels)))]))
-                answers.append({"dataset_config": config, "source_row_id": row_id, "item_id": str(item),
-                                "rater_id": str(rater), "question": question, "answer": answer})
-                ratings.append({"rating_id": f"{key}:{row_id}:{question}", "dialogue_key": key,
-                                "rater_key": f"dices:rater:{rater}", "rating_kind": "safety", "question": question,
-                                "value_label": answer, "source": "dices"})
+                answer = draw(st.sampled_from(labels[: draw(st.integers(1, len(labels)))]))
+                answers.append(
+                    {
+                        "dataset_config": config,
+                        "source_row_id": row_id,
+                        "item_id": str(item),
+                        "rater_id": str(rater),
+                        "question": question,
+                        "answer": answer,
+                    }
+                )
+                ratings.append(
+                    {
+                        "rating_id": f"{key}:{row_id}:{question}",
+                        "dialogue_key": key,
+                        "rater_key": f"dices:rater:{rater}",
+                        "rating_kind": "safety",
+                        "question": question,
+                        "value_label": answer,
+                        "source": "dices",
+                    }
+                )
     for dialogue in range(draw(st.integers(0, 4))):
         language, setting = draw(st.sampled_from([("en", "ed"), ("ja", "wow")]))
         key = f"duo:{language}:{dialogue}"
@@ -252,23 +325,45 @@ def rating_sets(draw: st.DrawFn) -> dict[str, list[dict]]:
         user = f"duo:{language}:user:{draw(st.integers(0, 1))}"
         raters.append({"rater_key": user, "source": "duo"})
         for metric in ("preference", "stylistic_similarity"):
-            ratings.append({"rating_id": f"{key}:subjective:{metric}", "dialogue_key": key, "rater_key": user,
-                            "rating_kind": "subjective", "question": metric, "source": "duo",
-                            "value_numeric": float(draw(st.integers(1, 5)))})
+            ratings.append(
+                {
+                    "rating_id": f"{key}:subjective:{metric}",
+                    "dialogue_key": key,
+                    "rater_key": user,
+                    "rating_kind": "subjective",
+                    "question": metric,
+                    "source": "duo",
+                    "value_numeric": float(draw(st.integers(1, 5))),
+                }
+            )
             if draw(st.booleans()):
                 for slot in (1, 2, 3):
-                    ratings.append({"rating_id": f"{key}:objective:{metric}:{slot}", "dialogue_key": key,
-                                    "rater_key": f"{key}:annotator{slot}", "rating_kind": "objective",
-                                    "question": metric, "source": "duo",
-                                    "value_numeric": float(draw(st.integers(3, draw(st.integers(3, 5)))))})
+                    ratings.append(
+                        {
+                            "rating_id": f"{key}:objective:{metric}:{slot}",
+                            "dialogue_key": key,
+                            "rater_key": f"{key}:annotator{slot}",
+                            "rating_kind": "objective",
+                            "question": metric,
+                            "source": "duo",
+                            "value_numeric": float(draw(st.integers(3, draw(st.integers(3, 5))))),
+                        }
+                    )
         raters.extend({"rater_key": f"{key}:annotator{slot}", "source": "duo"} for slot in (1, 2, 3))
     workers = [f"redial:worker:{w}" for w in range(3)]
     raters.extend({"rater_key": w, "source": "redial", "source_rater_id": w.rsplit(":", 1)[1]} for w in workers)
     for conversation in range(draw(st.integers(0, 3))):
         key = f"redial:{conversation}"
         seeker, recommender = draw(st.sampled_from([(0, 1), (1, 2), (2, 2)]))  # (2, 2): one worker, both forms
-        dialogues.append({"dialogue_key": key, "source": "redial", "split": draw(st.sampled_from(["train", "test"])),
-                          "seeker_worker_id": str(seeker), "recommender_worker_id": str(recommender)})
+        dialogues.append(
+            {
+                "dialogue_key": key,
+                "source": "redial",
+                "split": draw(st.sampled_from(["train", "test"])),
+                "seeker_worker_id": str(seeker),
+                "recommender_worker_id": str(recommender),
+            }
+        )
         for movie in range(draw(st.integers(1, 2))):
             # a movie is mostly in both forms, sometimes in one only
             listing = draw(st.sampled_from([("initiator", "respondent"), ("initiator",), ("respondent",)]))
@@ -276,20 +371,46 @@ def rating_sets(draw: st.DrawFn) -> dict[str, list[dict]]:
                 if form not in listing:
                     continue
                 for question, top in (("suggested", 1), ("seen", 2), ("liked", 2)):
-                    ratings.append({"rating_id": f"{key}:{form}:{movie}:{question}", "dialogue_key": key,
-                                    "rater_key": workers[worker], "rating_kind": "movie_form", "question": question,
-                                    "movie_id": str(movie), "source": "redial",
-                                    "value_numeric": float(draw(st.integers(0, top)))})
+                    ratings.append(
+                        {
+                            "rating_id": f"{key}:{form}:{movie}:{question}",
+                            "dialogue_key": key,
+                            "rater_key": workers[worker],
+                            "rating_kind": "movie_form",
+                            "question": question,
+                            "movie_id": str(movie),
+                            "source": "redial",
+                            "value_numeric": float(draw(st.integers(0, top))),
+                        }
+                    )
     return {"ratings": ratings, "raters": raters, "dialogues": dialogues, "answers": answers}
 
 
 def frames(rating_set: dict[str, list[dict]]) -> dict[str, pd.DataFrame]:
     columns = {
         "ratings": RATING_COLUMNS,
-        "raters": ["rater_key", "source", "source_rater_id", "gender", "race", "raw_race", "age_group", "education",
-                   "locale"],
-        "dialogues": ["dialogue_key", "source", "source_dialogue_id", "language", "setting", "dataset_config", "split",
-                      "seeker_worker_id", "recommender_worker_id"],
+        "raters": [
+            "rater_key",
+            "source",
+            "source_rater_id",
+            "gender",
+            "race",
+            "raw_race",
+            "age_group",
+            "education",
+            "locale",
+        ],
+        "dialogues": [
+            "dialogue_key",
+            "source",
+            "source_dialogue_id",
+            "language",
+            "setting",
+            "dataset_config",
+            "split",
+            "seeker_worker_id",
+            "recommender_worker_id",
+        ],
         "answers": ["dataset_config", "source_row_id", "item_id", "rater_id", "question", "answer"],
     }
     built = {}
@@ -298,45 +419,78 @@ def frames(rating_set: dict[str, list[dict]]) -> dict[str, pd.DataFrame]:
         if name == "raters":
             frame = frame.drop_duplicates("rater_key")
         built[name] = frame.astype({"value_numeric": "float64"} if name == "ratings" else {}).astype(
-            {c: "string" for c in columns[name] if c != "value_numeric"})
+            {c: "string" for c in columns[name] if c != "value_numeric"}
+        )
     return built
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                   HealthCheck.too_slow])
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(rating_sets())
 @example({"ratings": [], "raters": [], "dialogues": [], "answers": []})
 def test_generated_rating_sets_match_the_reference(compiled_models: CompiledAgreementModels, rating_set: dict) -> None:
     inputs = frames(rating_set)
-    con = compiled_models.run({
-        "marts.ratings": inputs["ratings"], "marts.raters": inputs["raters"], "marts.dialogues": inputs["dialogues"],
-        "dices_answers": inputs["answers"],
-    })
+    con = compiled_models.run(
+        {
+            "marts.ratings": inputs["ratings"],
+            "marts.raters": inputs["raters"],
+            "marts.dialogues": inputs["dialogues"],
+            "dices_answers": inputs["answers"],
+        }
+    )
     assert_marts_match_reference(con)
 
 
 def test_the_comparison_sees_a_wrong_figure(compiled_models: CompiledAgreementModels) -> None:
     """The cross-check can fail: a figure nudged by 1e-6 in the SQL output is reported."""
     rating_set = {"ratings": [], "raters": [], "dialogues": [], "answers": []}
-    rating_set["raters"] = [{"rater_key": f"dices:rater:{r}", "source": "dices", "source_rater_id": str(r),
-                             "gender": "Man" if r < 2 else "Woman"} for r in range(4)]
-    rating_set["dialogues"] = [{"dialogue_key": f"dices350:{i}", "source": "dices", "source_dialogue_id": str(i),
-                                 "dataset_config": "350"}
-                               for i in range(3)]
+    rating_set["raters"] = [
+        {
+            "rater_key": f"dices:rater:{r}",
+            "source": "dices",
+            "source_rater_id": str(r),
+            "gender": "Man" if r < 2 else "Woman",
+        }
+        for r in range(4)
+    ]
+    rating_set["dialogues"] = [
+        {"dialogue_key": f"dices350:{i}", "source": "dices", "source_dialogue_id": str(i), "dataset_config": "350"}
+        for i in range(3)
+    ]
     for item in range(3):
         for rater in range(4):
             answer = "Yes" if (item + rater) % 3 else "No"
-            rating_set["answers"].append({"dataset_config": "350", "source_row_id": f"{item}-{rater}",
-                                          "item_id": str(item), "rater_id": str(rater), "question": "Q_overall",
-                                          "answer": answer})
-            rating_set["ratings"].append({"rating_id": f"{item}-{rater}", "dialogue_key": f"dices350:{item}",
-                                          "rater_key": f"dices:rater:{rater}", "rating_kind": "safety",
-                                          "question": "Q_overall", "value_label": answer, "source": "dices"})
+            rating_set["answers"].append(
+                {
+                    "dataset_config": "350",
+                    "source_row_id": f"{item}-{rater}",
+                    "item_id": str(item),
+                    "rater_id": str(rater),
+                    "question": "Q_overall",
+                    "answer": answer,
+                }
+            )
+            rating_set["ratings"].append(
+                {
+                    "rating_id": f"{item}-{rater}",
+                    "dialogue_key": f"dices350:{item}",
+                    "rater_key": f"dices:rater:{rater}",
+                    "rating_kind": "safety",
+                    "question": "Q_overall",
+                    "value_label": answer,
+                    "source": "dices",
+                }
+            )
     inputs = frames(rating_set)
-    con = compiled_models.run({
-        "marts.ratings": inputs["ratings"], "marts.raters": inputs["raters"], "marts.dialogues": inputs["dialogues"],
-        "dices_answers": inputs["answers"],
-    })
+    con = compiled_models.run(
+        {
+            "marts.ratings": inputs["ratings"],
+            "marts.raters": inputs["raters"],
+            "marts.dialogues": inputs["dialogues"],
+            "dices_answers": inputs["answers"],
+        }
+    )
     expected = expected_marts(*warehouse_inputs(con))
     agreement = mart_frame(con, "agreement")
     assert not differences("agreement", expected["agreement"], agreement)
@@ -346,6 +500,7 @@ def test_the_comparison_sees_a_wrong_figure(compiled_models: CompiledAgreementMo
 
 # ---------------------------------------------------------- a built sample of all three datasets
 
+
 @pytest.fixture(scope="module")
 def small_sample_warehouse(tmp_path_factory: pytest.TempPathFactory) -> Iterator[duckdb.DuckDBPyConnection]:
     root = tmp_path_factory.mktemp("agreement_sample")
@@ -353,9 +508,19 @@ def small_sample_warehouse(tmp_path_factory: pytest.TempPathFactory) -> Iterator
     write_redial_sample(root / "sample", n_train=60, n_test=20)
     write_dices_sample(root / "sample", items_350=12, items_990=20)
     db_path = root / "warehouse.duckdb"
-    run_dwh(["ingest", "--duo", str(root / "sample" / "duo"), "--redial",
-             str(root / "sample" / "redial" / "redial_dataset.zip"), "--dices", str(root / "sample" / "dices")],
-            db_path, check=True)
+    run_dwh(
+        [
+            "ingest",
+            "--duo",
+            str(root / "sample" / "duo"),
+            "--redial",
+            str(root / "sample" / "redial" / "redial_dataset.zip"),
+            "--dices",
+            str(root / "sample" / "dices"),
+        ],
+        db_path,
+        check=True,
+    )
     built = run_dwh(["build"], db_path)
     assert built.returncode == 0, built.stdout + built.stderr
     with duckdb.connect(str(db_path), read_only=True) as con:
@@ -367,8 +532,15 @@ def test_built_sample_matches_the_reference(small_sample_warehouse: duckdb.DuckD
     # every source and every DICES group dimension is there, with real figures
     agreement = expected["agreement"]
     assert set(agreement["source"]) == {"duo", "redial", "dices"}
-    assert set(agreement["group_dimension"]) == {"all", "gender", "race", "age_group", "education", "locale",
-                                                 "race_gender"}
+    assert set(agreement["group_dimension"]) == {
+        "all",
+        "gender",
+        "race",
+        "age_group",
+        "education",
+        "locale",
+        "race_gender",
+    }
     assert agreement["alpha"].notna().sum() > 100 and agreement["xrr"].notna().sum() > 100
 
 
@@ -390,6 +562,7 @@ def test_grasp_figures_sit_beside_the_warehouses_own(small_sample_warehouse: duc
 
 
 # ---------------------------------------------------------------------- the real DUO release
+
 
 @pytest.fixture(scope="module")
 def real_duo_warehouse(real_duo: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[duckdb.DuckDBPyConnection]:

@@ -18,10 +18,10 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from ingest.dices_columns import COLUMNS_350
 from dwh.sample.dices import write_dices_sample
 from dwh.sample.duo import write_duo_sample
 from dwh.sample.redial import CONVERSATION_391, generate_conversations
+from ingest.dices_columns import COLUMNS_350
 from tests.conftest import failing_rows, run_dwh
 
 
@@ -81,60 +81,134 @@ def write_text(path: Path, text: str | bytes) -> None:
 PHYSICAL_LINE = -1  # the reject's line is checked by _physical_line_of_record_5
 
 CASES = [
-    Case("truncated DUO JSON", "duo",
-         lambda r: duo_release(r, lambda d: write_text(d / "ed/en/0001.json", '{\n  "dialogue_id": "0001",\n  "dia')),
-         reject=("ed/en/0001.json", 3, r"^not valid JSON"), landed=454),
-    Case("DUO file with invalid UTF-8", "duo",
-         lambda r: duo_release(r, lambda d: write_text(d / "wow/ja/3000.json", b'{"dialogue_id": 3000, "x": "\xe3\x81"}')),
-         reject=("wow/ja/3000.json", None, r"^not valid UTF-8 text$"), landed=454),
-    Case("DUO file with a UTF-8 BOM and CRLF line ends", "duo",
-         lambda r: duo_release(r, lambda d: write_text(
-             d / "ed/ja/2000.json", b"\xef\xbb\xbf" + (d / "ed/ja/2000.json").read_bytes().replace(b"\n", b"\r\n"))),
-         landed=455),
-    Case("empty DUO file", "duo",
-         lambda r: duo_release(r, lambda d: write_text(d / "ed/en/0002.json", "")),
-         reject=("ed/en/0002.json", None, r"^empty file$"), landed=454),
-    Case("DUO file of the wrong shape", "duo",
-         lambda r: duo_release(r, lambda d: write_text(d / "ed/en/0004.json", '{"id": 4, "turns": []}')),
-         reject=("ed/en/0004.json", None, r"missing key \"dialogue_id\""), landed=454),
-    Case("DUO path that does not exist", "duo", lambda r: r / "nowhere",
-         error=r"^dwh: error: .*nowhere: no such file or folder"),
-    Case("ReDial line cut in half", "redial",
-         lambda r: redial_folder(r, json.dumps(CONVERSATION_391).encode()[:500] + b"\n" + json.dumps(CONVERSATION_391).encode().replace(b'"391"', b'"392"') + b"\n"),
-         reject=("train_data.jsonl", 1, r"^not valid JSON"), landed=1 + 2),
-    Case("ReDial line with invalid UTF-8, CRLF and a BOM", "redial",
-         lambda r: redial_folder(r, b"\xef\xbb\xbf" + json.dumps(CONVERSATION_391).encode() + b"\r\n\xff\xfe broken\r\n"),
-         reject=("train_data.jsonl", 2, r"^not valid UTF-8 text$"), landed=1 + 2),
-    Case("a CSV handed in as ReDial", "redial",
-         lambda r: redial_folder(r, b"movieId,movieName,nbMentions\n111776,Kill Bill (2003),3\n"),
-         error=r"^dwh: error: .*train_data\.jsonl: does not look like ReDial JSONL: no line is valid JSON \(line 1"),
-    Case("ReDial's train_data.jsonl handed in as DICES", "dices",
-         lambda r: redial_folder(r) / "train_data.jsonl",
-         error=r"^dwh: error: .*train_data\.jsonl: this looks like a ReDial JSONL file \(--redial\), not a DICES CSV$"),
-    Case("ReDial's zip handed in as DICES", "dices",
-         lambda r: _zip_of(redial_folder(r)),
-         error=r"^dwh: error: .*redial_dataset\.zip: this looks like a zip archive .*, not a DICES CSV$"),
-    Case("a DICES CSV handed in as ReDial", "redial",
-         lambda r: dices_csv(r, list(COLUMNS_350)),
-         error=r"^dwh: error: .*dices\.csv: this looks like a DICES CSV \(--dices\), not a ReDial release file$"),
-    Case("a DICES CSV handed in as DUO", "duo",
-         lambda r: dices_csv(r, list(COLUMNS_350)),
-         error=r"^dwh: error: .*dices\.csv: this looks like a DICES CSV \(--dices\), not the DUO release$"),
-    Case("a zip whose member climbs out of the folder", "redial",
-         lambda r: _hostile_zip(r / "redial_dataset.zip"),
-         error=r"^dwh: error: .*redial_dataset\.zip.*\.\./\.\./train_data\.jsonl"),
-    Case("DICES file with a missing column", "dices",
-         lambda r: dices_csv(r, [c for c in COLUMNS_350 if c != "safety_gold"], lambda rows: [row.pop(15) for row in rows]),
-         error=r"^dwh: error: .*dices\.csv: .*missing.*safety_gold"),
-    Case("DICES file with an extra column", "dices",
-         lambda r: dices_csv(r, [*COLUMNS_350, "notes"], lambda rows: [row.append("") for row in rows]),
-         error=r"^dwh: error: .*dices\.csv: .*unexpected.*notes"),
-    Case("DICES row with an extra field", "dices",
-         lambda r: dices_csv(r, list(COLUMNS_350), lambda rows: rows[4].append("surplus")),
-         # the physical line differs from the record number: contexts span several lines
-         reject=("dices.csv", PHYSICAL_LINE, r"^row 5: too many columns"), landed=122),
-    Case("empty DICES file", "dices", lambda r: _empty(r / "empty.csv"),
-         error=r"^dwh: error: .*empty\.csv"),
+    Case(
+        "truncated DUO JSON",
+        "duo",
+        lambda r: duo_release(r, lambda d: write_text(d / "ed/en/0001.json", '{\n  "dialogue_id": "0001",\n  "dia')),
+        reject=("ed/en/0001.json", 3, r"^not valid JSON"),
+        landed=454,
+    ),
+    Case(
+        "DUO file with invalid UTF-8",
+        "duo",
+        lambda r: duo_release(
+            r, lambda d: write_text(d / "wow/ja/3000.json", b'{"dialogue_id": 3000, "x": "\xe3\x81"}')
+        ),
+        reject=("wow/ja/3000.json", None, r"^not valid UTF-8 text$"),
+        landed=454,
+    ),
+    Case(
+        "DUO file with a UTF-8 BOM and CRLF line ends",
+        "duo",
+        lambda r: duo_release(
+            r,
+            lambda d: write_text(
+                d / "ed/ja/2000.json", b"\xef\xbb\xbf" + (d / "ed/ja/2000.json").read_bytes().replace(b"\n", b"\r\n")
+            ),
+        ),
+        landed=455,
+    ),
+    Case(
+        "empty DUO file",
+        "duo",
+        lambda r: duo_release(r, lambda d: write_text(d / "ed/en/0002.json", "")),
+        reject=("ed/en/0002.json", None, r"^empty file$"),
+        landed=454,
+    ),
+    Case(
+        "DUO file of the wrong shape",
+        "duo",
+        lambda r: duo_release(r, lambda d: write_text(d / "ed/en/0004.json", '{"id": 4, "turns": []}')),
+        reject=("ed/en/0004.json", None, r"missing key \"dialogue_id\""),
+        landed=454,
+    ),
+    Case(
+        "DUO path that does not exist",
+        "duo",
+        lambda r: r / "nowhere",
+        error=r"^dwh: error: .*nowhere: no such file or folder",
+    ),
+    Case(
+        "ReDial line cut in half",
+        "redial",
+        lambda r: redial_folder(
+            r,
+            json.dumps(CONVERSATION_391).encode()[:500]
+            + b"\n"
+            + json.dumps(CONVERSATION_391).encode().replace(b'"391"', b'"392"')
+            + b"\n",
+        ),
+        reject=("train_data.jsonl", 1, r"^not valid JSON"),
+        landed=1 + 2,
+    ),
+    Case(
+        "ReDial line with invalid UTF-8, CRLF and a BOM",
+        "redial",
+        lambda r: redial_folder(
+            r, b"\xef\xbb\xbf" + json.dumps(CONVERSATION_391).encode() + b"\r\n\xff\xfe broken\r\n"
+        ),
+        reject=("train_data.jsonl", 2, r"^not valid UTF-8 text$"),
+        landed=1 + 2,
+    ),
+    Case(
+        "a CSV handed in as ReDial",
+        "redial",
+        lambda r: redial_folder(r, b"movieId,movieName,nbMentions\n111776,Kill Bill (2003),3\n"),
+        error=r"^dwh: error: .*train_data\.jsonl: does not look like ReDial JSONL: no line is valid JSON \(line 1",
+    ),
+    Case(
+        "ReDial's train_data.jsonl handed in as DICES",
+        "dices",
+        lambda r: redial_folder(r) / "train_data.jsonl",
+        error=r"^dwh: error: .*train_data\.jsonl: this looks like a ReDial JSONL file \(--redial\), not a DICES CSV$",
+    ),
+    Case(
+        "ReDial's zip handed in as DICES",
+        "dices",
+        lambda r: _zip_of(redial_folder(r)),
+        error=r"^dwh: error: .*redial_dataset\.zip: this looks like a zip archive .*, not a DICES CSV$",
+    ),
+    Case(
+        "a DICES CSV handed in as ReDial",
+        "redial",
+        lambda r: dices_csv(r, list(COLUMNS_350)),
+        error=r"^dwh: error: .*dices\.csv: this looks like a DICES CSV \(--dices\), not a ReDial release file$",
+    ),
+    Case(
+        "a DICES CSV handed in as DUO",
+        "duo",
+        lambda r: dices_csv(r, list(COLUMNS_350)),
+        error=r"^dwh: error: .*dices\.csv: this looks like a DICES CSV \(--dices\), not the DUO release$",
+    ),
+    Case(
+        "a zip whose member climbs out of the folder",
+        "redial",
+        lambda r: _hostile_zip(r / "redial_dataset.zip"),
+        error=r"^dwh: error: .*redial_dataset\.zip.*\.\./\.\./train_data\.jsonl",
+    ),
+    Case(
+        "DICES file with a missing column",
+        "dices",
+        lambda r: dices_csv(
+            r, [c for c in COLUMNS_350 if c != "safety_gold"], lambda rows: [row.pop(15) for row in rows]
+        ),
+        error=r"^dwh: error: .*dices\.csv: .*missing.*safety_gold",
+    ),
+    Case(
+        "DICES file with an extra column",
+        "dices",
+        lambda r: dices_csv(r, [*COLUMNS_350, "notes"], lambda rows: [row.append("") for row in rows]),
+        error=r"^dwh: error: .*dices\.csv: .*unexpected.*notes",
+    ),
+    Case(
+        "DICES row with an extra field",
+        "dices",
+        lambda r: dices_csv(r, list(COLUMNS_350), lambda rows: rows[4].append("surplus")),
+        # the physical line differs from the record number: contexts span several lines
+        reject=("dices.csv", PHYSICAL_LINE, r"^row 5: too many columns"),
+        landed=122,
+    ),
+    Case("empty DICES file", "dices", lambda r: _empty(r / "empty.csv"), error=r"^dwh: error: .*empty\.csv"),
 ]
 
 
@@ -155,8 +229,11 @@ def _physical_line_of_record_5(line_number: int | None) -> bool:
     return line_number is not None and line_number > 6
 
 
-RAW_TABLES = {"duo": "raw.duo_dialogue_files", "redial": "raw.redial_conversations",
-              "dices": "(select * from raw.dices_350 union all by name select * from raw.dices_990)"}
+RAW_TABLES = {
+    "duo": "raw.duo_dialogue_files",
+    "redial": "raw.redial_conversations",
+    "dices": "(select * from raw.dices_350 union all by name select * from raw.dices_990)",
+}
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
@@ -195,8 +272,11 @@ def test_values_that_break_documented_rules_fail_the_build_naming_them(tmp_path:
     objective_file: list[str] = []
 
     def bad_scores(duo: Path) -> None:
-        for name, metric, value in [("0001", "preference", 7.0), ("0002", "consistency", "five"),
-                                    ("0003", "empathy", "4")]:
+        for name, metric, value in [
+            ("0001", "preference", 7.0),
+            ("0002", "consistency", "five"),
+            ("0003", "empathy", "4"),
+        ]:
             path = duo / "ed" / "en" / f"{name}.json"
             document = json.loads(path.read_text(encoding="utf-8"))
             document["subjective_evaluation"][metric] = value
@@ -219,8 +299,12 @@ def test_values_that_break_documented_rules_fail_the_build_naming_them(tmp_path:
     assert built.returncode == 1
     assert "Traceback" not in built.stderr
 
-    failing = ["duo_subjective_score_is_integer_1_to_5", "duo_subjective_score_is_a_json_number",
-               "duo_objective_score_is_a_json_number", "redial_conversation_ids_unique"]
+    failing = [
+        "duo_subjective_score_is_integer_1_to_5",
+        "duo_subjective_score_is_a_json_number",
+        "duo_objective_score_is_a_json_number",
+        "redial_conversation_ids_unique",
+    ]
     for test_name in failing:  # the console names each failed test; its rows are checked below
         assert f"FAIL: {test_name}" in built.stdout
     rows = {name: failing_rows(db_path, name) for name in failing}
@@ -230,10 +314,13 @@ def test_values_that_break_documented_rules_fail_the_build_naming_them(tmp_path:
         ("duo:en:0002", "consistency", '"five"', "not a number: a JSON string"),
         ("duo:en:0003", "empathy", '"4"', "not a number: a JSON string"),
     ]
-    assert [(r["dialogue_key"], r["metric"], r["annotator_slot"], r["score_raw"], r["score_problem"])
-            for r in rows["duo_objective_score_is_a_json_number"]] == [
-        (f"duo:en:{objective_file[0]}", "preference", 2, '"4"', "not a number: a JSON string")]
-    repeated = {(r["conversation_id"], r["file_path"], r["line_number"]) for r in rows["redial_conversation_ids_unique"]}
+    assert [
+        (r["dialogue_key"], r["metric"], r["annotator_slot"], r["score_raw"], r["score_problem"])
+        for r in rows["duo_objective_score_is_a_json_number"]
+    ] == [(f"duo:en:{objective_file[0]}", "preference", 2, '"4"', "not a number: a JSON string")]
+    repeated = {
+        (r["conversation_id"], r["file_path"], r["line_number"]) for r in rows["redial_conversation_ids_unique"]
+    }
     assert {("391", "test_data.jsonl", 3), ("391", "train_data.jsonl", 1)} <= repeated
     assert {conversation for conversation, _, _ in repeated} == {"391"}
 
@@ -244,7 +331,10 @@ def test_a_source_failing_beside_another_publishes_nothing(tmp_path: Path) -> No
     dices = write_dices_sample(tmp_path / "releases", seed=2, items_350=1, items_990=1)[0].parent.parent
     db_path = tmp_path / "warehouse.duckdb"
     run_dwh(["ingest", "--dices", str(dices)], db_path, check=True)
-    count_sql = "select (select count(*) from raw.dices_350) + (select count(*) from raw.dices_990), count(*) from raw.ingest_loads"
+    count_sql = (
+        "select (select count(*) from raw.dices_350) + (select count(*) from raw.dices_990),"
+        " count(*) from raw.ingest_loads"
+    )
     with duckdb.connect(str(db_path), read_only=True) as con:
         before = con.execute(count_sql).fetchone()
     not_redial = redial_folder(tmp_path / "bad", train=b"movieId,movieName\n1,x\n")

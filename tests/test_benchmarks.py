@@ -156,11 +156,19 @@ def sample_results(bench: ModuleType) -> list:
     """Results of two scales, with one failed run and one path whose setup failed."""
     Run, PathResult = bench.Run, bench.PathResult
     return [
-        PathResult(1, "ingest", "(a) dwh ingest", [Run(0, 2.0, 300_000, 2.5), Run(0, 4.0, 310_000, 4.5),
-                                                    Run(0, 3.0, 305_000, 3.5)]),
+        PathResult(
+            1,
+            "ingest",
+            "(a) dwh ingest",
+            [Run(0, 2.0, 300_000, 2.5), Run(0, 4.0, 310_000, 4.5), Run(0, 3.0, 305_000, 3.5)],
+        ),
         PathResult(1, "build", "(b) dwh build", [Run(0, 50.0, 900_000, 80.0), Run(1, 10.0, 800_000, 9.0)]),
-        PathResult(1, "build_without_agreement", "(b′) dwh build without the agreement marts",
-                   [Run(0, 40.0, 850_000, 64.0), Run(0, 46.0, 850_000, 60.0)]),
+        PathResult(
+            1,
+            "build_without_agreement",
+            "(b′) dwh build without the agreement marts",
+            [Run(0, 40.0, 850_000, 64.0), Run(0, 46.0, 850_000, 60.0)],
+        ),
         PathResult(1, "pandas", "(c) pandas + DuckDB", [Run(0, 6.0, 500_000)]),
         PathResult(1, "floor", "(d) DuckDB floor", [Run(0, 1.5, 200_000)]),
         PathResult(10, "ingest", "(a) dwh ingest", [Run(0, 30.0, 1_000_000)]),
@@ -225,15 +233,28 @@ def test_build_floor_runs_every_model_and_test_in_dependency_order(tmp_path: Pat
         con.execute("create schema reference; create table reference.labels as select 1 as n, 'one' as label")
     nodes = {
         # listed downstream first: the order must come from depends_on
-        "model.p.big_numbers": {"resource_type": "model", "name": "big_numbers", "schema": "marts",
-                                "config": {"materialized": "view"}, "depends_on": {"nodes": ["model.p.numbers"]},
-                                "compiled_code": "select n from intermediate.numbers where n > 5"},
-        "model.p.numbers": {"resource_type": "model", "name": "numbers", "schema": "intermediate",
-                            "config": {"materialized": "table"}, "depends_on": {"nodes": ["seed.p.labels"]},
-                            "compiled_code": "select n, label from raw.numbers left join reference.labels using (n)"},
+        "model.p.big_numbers": {
+            "resource_type": "model",
+            "name": "big_numbers",
+            "schema": "marts",
+            "config": {"materialized": "view"},
+            "depends_on": {"nodes": ["model.p.numbers"]},
+            "compiled_code": "select n from intermediate.numbers where n > 5",
+        },
+        "model.p.numbers": {
+            "resource_type": "model",
+            "name": "numbers",
+            "schema": "intermediate",
+            "config": {"materialized": "table"},
+            "depends_on": {"nodes": ["seed.p.labels"]},
+            "compiled_code": "select n, label from raw.numbers left join reference.labels using (n)",
+        },
         "seed.p.labels": {"resource_type": "seed", "name": "labels", "schema": "reference"},
-        "test.p.no_negative": {"resource_type": "test", "name": "no_negative",
-                               "compiled_code": "select * from marts.big_numbers where n < 0"},
+        "test.p.no_negative": {
+            "resource_type": "test",
+            "name": "no_negative",
+            "compiled_code": "select * from marts.big_numbers where n < 0",
+        },
     }
     manifest = tmp_path / "manifest.json"
     manifest.write_text(json.dumps({"nodes": nodes}))
@@ -242,8 +263,12 @@ def test_build_floor_runs_every_model_and_test_in_dependency_order(tmp_path: Pat
     assert seeds == [("reference", "labels")]
     seconds = floor.time_nodes(ingested, built, ordered, seeds)
     assert set(seconds) == {"table numbers", "view big_numbers", "test no_negative"}
-    assert floor.main([str(ingested), "--built", str(built), "--manifest", str(manifest),
-                       "--json", str(tmp_path / "floor.json")]) == 0
+    assert (
+        floor.main(
+            [str(ingested), "--built", str(built), "--manifest", str(manifest), "--json", str(tmp_path / "floor.json")]
+        )
+        == 0
+    )
     assert set(json.loads((tmp_path / "floor.json").read_text())) == {"models_s", "tests_s", "total_s"}
     with duckdb.connect(str(ingested), read_only=True) as con:
         assert con.execute("select count(*) from duckdb_tables() where schema_name <> 'raw'").fetchone()[0] == 0
@@ -252,9 +277,21 @@ def test_build_floor_runs_every_model_and_test_in_dependency_order(tmp_path: Pat
 def test_build_floor_refuses_a_manifest_without_compiled_sql(tmp_path: Path) -> None:
     floor = load_module("build_floor")
     manifest = tmp_path / "manifest.json"
-    manifest.write_text(json.dumps({"nodes": {"model.p.x": {
-        "resource_type": "model", "name": "x", "schema": "marts", "config": {"materialized": "table"},
-        "depends_on": {"nodes": []}}}}))
+    manifest.write_text(
+        json.dumps(
+            {
+                "nodes": {
+                    "model.p.x": {
+                        "resource_type": "model",
+                        "name": "x",
+                        "schema": "marts",
+                        "config": {"materialized": "table"},
+                        "depends_on": {"nodes": []},
+                    }
+                }
+            }
+        )
+    )
     with pytest.raises(SystemExit, match="no compiled SQL"):
         floor.build_order(manifest, only_agreement=False)
 
@@ -262,8 +299,12 @@ def test_build_floor_refuses_a_manifest_without_compiled_sql(tmp_path: Path) -> 
 def test_build_targets_table_shows_floor_incremental_and_memory() -> None:
     bench = load_module("run_benchmarks")
     results = []
-    for key, seconds, rss in (("ingest", 2.0, 100), ("build", 9.0, 2048 * 1024), ("build_floor", 7.5, 300),
-                              ("build_incremental", 4.5, 400)):
+    for key, seconds, rss in (
+        ("ingest", 2.0, 100),
+        ("build", 9.0, 2048 * 1024),
+        ("build_floor", 7.5, 300),
+        ("build_incremental", 4.5, 400),
+    ):
         result = bench.PathResult(1, key, key)
         result.runs.append(bench.Run(0, seconds, rss))
         results.append(result)

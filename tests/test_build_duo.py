@@ -37,9 +37,12 @@ def real_warehouse(real_duo: Path, tmp_path_factory: pytest.TempPathFactory) -> 
 
 def test_real_release_dialogue_counts(real_warehouse: tuple[Path, str]) -> None:
     db_path, _ = real_warehouse
-    counts = query(db_path, """
+    counts = query(
+        db_path,
+        """
         select setting || '/' || language, count(*), count(*) filter (where has_objective_evaluation)
-        from marts.dialogues group by 1 order by 1""")
+        from marts.dialogues group by 1 order by 1""",
+    )
     assert counts == [("ed/en", 157, 50), ("ed/ja", 68, 45), ("wow/en", 157, 46), ("wow/ja", 73, 45)]
     assert query(db_path, "select count(*) from marts.turns") == [(9343,)]
 
@@ -50,19 +53,27 @@ def test_real_release_ratings_and_raters(real_warehouse: tuple[Path, str]) -> No
     assert kinds == {"objective": 2232, "subjective": 1820}
     users = dict(query(db_path, "select language, count(*) from marts.raters where rater_role = 'duo_user' group by 1"))
     assert users == {"en": 39, "ja": 79}
-    participants = query(db_path, """
+    participants = query(
+        db_path,
+        """
         select setting || '/' || language, observed_value from marts.published_statistics_comparison
-        where statistic = 'n_participants' order by 1""")
+        where statistic = 'n_participants' order by 1""",
+    )
     assert participants == [("ed/en", 34.0), ("ed/ja", 52.0), ("wow/en", 34.0), ("wow/ja", 52.0)]
 
 
 def test_real_release_keys_keep_the_quirks(real_warehouse: tuple[Path, str]) -> None:
     db_path, _ = real_warehouse
-    rows = query(db_path, """
+    rows = query(
+        db_path,
+        """
         select dialogue_key, source_dialogue_id, style_prompt_raw, style_prompt from marts.dialogues
-        where dialogue_key in ('duo:en:0003', 'duo:ja:2000') order by 1""")
+        where dialogue_key in ('duo:en:0003', 'duo:ja:2000') order by 1""",
+    )
     assert [r[:2] for r in rows] == [("duo:en:0003", "0003"), ("duo:ja:2000", "2000")]
-    prompts = query(db_path, "select distinct style_prompt_raw, style_prompt from marts.dialogues where language = 'ja'")
+    prompts = query(
+        db_path, "select distinct style_prompt_raw, style_prompt from marts.dialogues where language = 'ja'"
+    )
     assert set(prompts) == {("ent", "aligned"), ("neutral", "neutral"), ("nonent", "not_aligned")}
 
 
@@ -71,26 +82,49 @@ def test_real_release_keys_keep_the_quirks(real_warehouse: tuple[Path, str]) -> 
 EXPLAINED_ON_THE_REAL_RELEASE = {
     ("en", "ed", "n_dialogues_with_objective_evaluation"),
     ("en", "wow", "n_dialogues_with_objective_evaluation"),
-    *(("en", "ed", f"objective_{metric}") for metric in [
-        "preference_mean", "preference_sd", "consistency_mean", "consistency_sd", "stylistic_similarity_mean",
-        "empathy_mean", "empathy_sd"]),
-    *(("en", "wow", f"objective_{metric}") for metric in [
-        "preference_mean", "consistency_mean", "consistency_sd", "stylistic_similarity_mean",
-        "stylistic_similarity_sd", "engagingness_mean", "engagingness_sd"]),
+    *(
+        ("en", "ed", f"objective_{metric}")
+        for metric in [
+            "preference_mean",
+            "preference_sd",
+            "consistency_mean",
+            "consistency_sd",
+            "stylistic_similarity_mean",
+            "empathy_mean",
+            "empathy_sd",
+        ]
+    ),
+    *(
+        ("en", "wow", f"objective_{metric}")
+        for metric in [
+            "preference_mean",
+            "consistency_mean",
+            "consistency_sd",
+            "stylistic_similarity_mean",
+            "stylistic_similarity_sd",
+            "engagingness_mean",
+            "engagingness_sd",
+        ]
+    ),
 }
 
 
 def test_card_and_release_disagree_only_where_documented(real_warehouse: tuple[Path, Build]) -> None:
     db_path, build = real_warehouse
-    comparison = query(db_path, """
+    comparison = query(
+        db_path,
+        """
         select language, setting, statistic, published_value, observed_value, comparison, is_match,
             difference_reason, difference_source
-        from marts.published_statistics_comparison""")
+        from marts.published_statistics_comparison""",
+    )
     by_cell = {(lang, setting, stat): tuple(rest) for lang, setting, stat, *rest in comparison}
     assert by_cell[("en", "ed", "n_dialogues_with_objective_evaluation")][:4] == (70.0, 50.0, "explained", False)
     assert by_cell[("en", "wow", "n_dialogues_with_objective_evaluation")][:4] == (71.0, 46.0, "explained", False)
     assert by_cell[("en", "ed", "n_dialogues_with_objective_evaluation")][4] == (
-        "the release carries the SIGDIAL English objective set: 50 evaluated ED dialogues where the journal card counts 70")
+        "the release carries the SIGDIAL English objective set:"
+        " 50 evaluated ED dialogues where the journal card counts 70"
+    )
     assert by_cell[("ja", "wow", "n_utterances")][:3] == (1533.0, 1533.0, "match")
     assert by_cell[("en", "ed", "n_tokens")][2] == "not comparable"
     # every difference is explained, each with its reason and the documents behind it; nothing else is
@@ -134,27 +168,38 @@ def altered_warehouse(real_duo: Path, tmp_path_factory: pytest.TempPathFactory) 
 
 def test_unexplained_mismatch_still_warns(altered_warehouse: tuple[Path, Build]) -> None:
     db_path, build = altered_warehouse
-    row = query(db_path, """
+    row = query(
+        db_path,
+        """
         select comparison, is_match, difference_reason from marts.published_statistics_comparison
-        where language = 'ja' and setting = 'ed' and statistic = 'subjective_preference_mean'""")
+        where language = 'ja' and setting = 'ed' and statistic = 'subjective_preference_mean'""",
+    )
     assert row == [("mismatch", False, None)]
     assert set(build.warned_rows) == {"published_statistics_match"}
     warned = build.warned_rows["published_statistics_match"]
     assert any(row["language"] == "ja" and row["statistic"] == "subjective_preference_mean" for row in warned)
     # the explained rows are not among the warned ones
     assert "n_dialogues_with_objective_evaluation" not in {row["statistic"] for row in warned}
-    assert query(db_path, """
+    assert query(
+        db_path,
+        """
         select count(*) from marts.published_statistics_comparison
-        where comparison = 'explained' and statistic = 'n_dialogues_with_objective_evaluation'""") == [(2,)]
+        where comparison = 'explained' and statistic = 'n_dialogues_with_objective_evaluation'""",
+    ) == [(2,)]
 
 
 def test_explanation_holds_only_for_the_figure_it_was_written_for(altered_warehouse: tuple[Path, Build]) -> None:
     db_path, build = altered_warehouse
-    rows = query(db_path, """
+    rows = query(
+        db_path,
+        """
         select statistic, comparison, difference_reason from marts.published_statistics_comparison
-        where language = 'en' and setting = 'ed' and statistic like 'objective_preference_%' order by 1""")
+        where language = 'en' and setting = 'ed' and statistic like 'objective_preference_%' order by 1""",
+    )
     assert rows == [("objective_preference_mean", "mismatch", None), ("objective_preference_sd", "mismatch", None)]
-    warned = {(row["language"], row["setting"], row["statistic"]) for row in build.warned_rows["published_statistics_match"]}
+    warned = {
+        (row["language"], row["setting"], row["statistic"]) for row in build.warned_rows["published_statistics_match"]
+    }
     assert {("en", "ed", "objective_preference_mean"), ("en", "ed", "objective_preference_sd")} <= warned
 
 
@@ -175,7 +220,7 @@ def test_two_annotator_scores_fail_the_build_naming_the_dialogue(two_score_relea
     run_dwh(["ingest", "--duo", str(two_score_release)], db_path, check=True)
     built = run_dwh(["build"], db_path)
     assert built.returncode != 0
-    failure = built.stdout[built.stdout.index("FAIL: duo_objective_three_annotator_scores"):]
+    failure = built.stdout[built.stdout.index("FAIL: duo_objective_three_annotator_scores") :]
     first_rows = failure.splitlines()[1:3]
     assert "dialogue_key" in first_rows[0] and "n_scores" in first_rows[0]
     assert "duo:en:0003" in first_rows[1] and "empathy" in first_rows[1] and "[4.0,3.0]" in first_rows[1]
@@ -194,9 +239,11 @@ def test_sample_builds_green(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert query(db_path, "select count(*) from marts.ratings where rating_kind = 'objective'") == [(186 * 4 * 3,)]
     assert "FAIL" not in stdout
     # the sample has every figure of the card (its objective counts are the release's, as explained)
-    assert query(db_path, """
-        select comparison, count(*) from marts.published_statistics_comparison group by 1 order by 1""") == [
-        ("explained", 2), ("match", 94), ("not comparable", 4)]
+    assert query(
+        db_path,
+        """
+        select comparison, count(*) from marts.published_statistics_comparison group by 1 order by 1""",
+    ) == [("explained", 2), ("match", 94), ("not comparable", 4)]
     assert build.warned_rows == {}
     # not a terminal: no colour codes, no dbt log lines; a summary and the path of dbt's log
     assert "\x1b[" not in stdout and "START" not in stdout
@@ -214,14 +261,19 @@ def test_build_passes_dbt_selection_and_flags_through(real_duo: Path, tmp_path: 
     run_dwh(["ingest", "--duo", str(real_duo)], db_path, check=True)
     built = run_dwh(["build", "--select", "+int_duo__dialogues", "--exclude", "resource_type:unit_test"], db_path)
     assert built.returncode == 0, built.stdout + built.stderr
-    tables = {row[0] for row in query(db_path, "select table_schema || '.' || table_name from information_schema.tables")}
+    tables = {
+        row[0] for row in query(db_path, "select table_schema || '.' || table_name from information_schema.tables")
+    }
     assert "intermediate.int_duo__dialogues" in tables
     assert "marts.dialogues" not in tables and "marts.agreement" not in tables
     assert query(db_path, "select count(*) from intermediate.int_duo__dialogues") == [(455,)]
     assert not db_path.with_name(db_path.name + ".next").exists()
 
-    verbose = run_dwh(["build", "--verbose", "--select", "stg_duo__dialogues"], db_path,
-                      env_overrides={"DBT_LOG_PATH": str(tmp_path / "verbose-logs")})
+    verbose = run_dwh(
+        ["build", "--verbose", "--select", "stg_duo__dialogues"],
+        db_path,
+        env_overrides={"DBT_LOG_PATH": str(tmp_path / "verbose-logs")},
+    )
     assert verbose.returncode == 0, verbose.stdout + verbose.stderr
     assert "OK created sql view model staging.stg_duo__dialogues" in verbose.stdout  # dbt's own lines
     assert "\x1b[" not in verbose.stdout

@@ -61,7 +61,9 @@ def test_build_summary_counts_nodes_and_keeps_dbts_own_warnings_and_errors(tmp_p
     assert summary[2] == f"dbt's log: {tmp_path / 'dbt.log'}"
 
 
-def test_lines_that_are_not_dbt_events_are_shown_as_they_came(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_lines_that_are_not_dbt_events_are_shown_as_they_came(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     progress = BuildProgress(tmp_path / "dbt.log", show_bar=False)
     progress.feed("Traceback (most recent call last):\n")
     progress.feed("\n")

@@ -39,19 +39,32 @@ def test_plain_dbt_from_the_project_root_needs_no_flag(duo_warehouse: Path, tmp_
 
 def test_every_mart_and_column_description_is_a_duckdb_comment(duo_warehouse: Path) -> None:
     manifest = json.loads((PROJECT_ROOT / "target" / "manifest.json").read_text())
-    marts = [node for node in manifest["nodes"].values()
-             if node["resource_type"] == "model" and node["schema"] == "marts"]
+    marts = [
+        node for node in manifest["nodes"].values() if node["resource_type"] == "model" and node["schema"] == "marts"
+    ]
     assert len(marts) >= 19
-    comments = {(table, column): comment for table, column, comment in query(
-        duo_warehouse, "select table_name, column_name, comment from duckdb_columns() where schema_name = 'marts'")}
-    relation_comments = dict(query(duo_warehouse, "select table_name, comment from duckdb_tables() "
-                                                  "where schema_name = 'marts' union all select view_name, comment "
-                                                  "from duckdb_views() where schema_name = 'marts'"))
+    comments = {
+        (table, column): comment
+        for table, column, comment in query(
+            duo_warehouse, "select table_name, column_name, comment from duckdb_columns() where schema_name = 'marts'"
+        )
+    }
+    relation_comments = dict(
+        query(
+            duo_warehouse,
+            "select table_name, comment from duckdb_tables() "
+            "where schema_name = 'marts' union all select view_name, comment "
+            "from duckdb_views() where schema_name = 'marts'",
+        )
+    )
     for mart in marts:
         assert " ".join(relation_comments[mart["name"]].split()) == " ".join(mart["description"].split())
         for column in mart["columns"].values():
             stored = comments[(mart["name"], column["name"])]
-            assert stored and " ".join(stored.split()) == " ".join(column["description"].split()), (mart["name"], column)
+            assert stored and " ".join(stored.split()) == " ".join(column["description"].split()), (
+                mart["name"],
+                column,
+            )
 
 
 def test_bi_tools_see_the_descriptions_through_sqlalchemy(duo_warehouse: Path) -> None:
@@ -72,12 +85,17 @@ def test_bi_tools_see_the_descriptions_through_sqlalchemy(duo_warehouse: Path) -
 
 
 def test_source_freshness_reads_the_last_load(duo_warehouse: Path, tmp_path: Path) -> None:
-    fresh = plain_dbt(["source", "freshness", "--select", "source:ingest.ingest_loads"], duo_warehouse, tmp_path,
-                      tmp_path / "target")
+    fresh = plain_dbt(
+        ["source", "freshness", "--select", "source:ingest.ingest_loads"], duo_warehouse, tmp_path, tmp_path / "target"
+    )
     assert fresh.returncode == 0, fresh.stdout + fresh.stderr
     assert "PASS freshness of ingest.ingest_loads" in fresh.stdout
-    stale = plain_dbt(["source", "freshness", "--select", "source:ingest.ingest_loads", "--vars",
-                       "{raw_max_age_days: 0}"], duo_warehouse, tmp_path, tmp_path / "target")
+    stale = plain_dbt(
+        ["source", "freshness", "--select", "source:ingest.ingest_loads", "--vars", "{raw_max_age_days: 0}"],
+        duo_warehouse,
+        tmp_path,
+        tmp_path / "target",
+    )
     assert "WARN freshness of ingest.ingest_loads" in stale.stdout, stale.stdout
 
 
@@ -92,8 +110,12 @@ def test_static_docs_open_on_the_projects_own_overview(duo_warehouse: Path, tmp_
 
 
 def test_exposures_show_what_a_superset_chart_depends_on(tmp_path: Path) -> None:
-    listed = plain_dbt(["ls", "--select", "+exposure:superset", "--resource-type", "model", "--output", "name"],
-                       tmp_path / "unused.duckdb", tmp_path, tmp_path / "target")
+    listed = plain_dbt(
+        ["ls", "--select", "+exposure:superset", "--resource-type", "model", "--output", "name"],
+        tmp_path / "unused.duckdb",
+        tmp_path,
+        tmp_path / "target",
+    )
     assert listed.returncode == 0, listed.stdout + listed.stderr
     names = set(listed.stdout.split())
     assert {"agreement", "ratings", "int_agreement__values", "stg_dices__ratings_350"} <= names
@@ -101,9 +123,13 @@ def test_exposures_show_what_a_superset_chart_depends_on(tmp_path: Path) -> None
 
 
 def every_view(con) -> list[str]:
-    return [f'"{schema}"."{name}"' for schema, name in con.execute(
-        "select schema_name, view_name from duckdb_views() where not internal and database_name = current_database()"
-    ).fetchall()]
+    return [
+        f'"{schema}"."{name}"'
+        for schema, name in con.execute(
+            "select schema_name, view_name from duckdb_views()"
+            " where not internal and database_name = current_database()"
+        ).fetchall()
+    ]
 
 
 def test_views_work_in_a_renamed_copy_and_under_any_attach_alias(duo_warehouse: Path, tmp_path: Path) -> None:
@@ -122,8 +148,10 @@ def test_views_work_in_a_renamed_copy_and_under_any_attach_alias(duo_warehouse: 
             assert con.execute(f"select count(*) from wh.{view}").fetchone()[0] == counts[view], view
 
 
-@pytest.mark.parametrize("file_name", ["raw.duckdb", "marts.duckdb", "staging.duckdb", "main.duckdb", "temp.duckdb",
-                                       "system.duckdb", "it's.duckdb"])
+@pytest.mark.parametrize(
+    "file_name",
+    ["raw.duckdb", "marts.duckdb", "staging.duckdb", "main.duckdb", "temp.duckdb", "system.duckdb", "it's.duckdb"],
+)
 def test_any_warehouse_file_name_ingests_builds_and_reads(
     file_name: str, real_duo: Path, duo_warehouse: Path, tmp_path: Path
 ) -> None:
@@ -142,4 +170,3 @@ def test_any_warehouse_file_name_ingests_builds_and_reads(
         for relation in [*views, '"marts"."agreement"', '"raw"."ingest_files"']:
             expected = query(duo_warehouse, f"select count(*) from {relation}")
             assert con.execute(f"select count(*) from {relation}").fetchall() == expected, relation
-

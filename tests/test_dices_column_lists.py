@@ -42,14 +42,19 @@ def read_seed(name: str) -> list[dict[str, str]]:
 def test_raw_tables_and_the_dbt_source_list_every_released_column_in_order() -> None:
     for config in CONFIGS:
         assert raw_ddl_columns(RAW_TABLE[config]) == LANDING_COLUMNS + list(COLUMNS[config])
-        source = yaml_columns(PROJECT_ROOT / "models" / "staging" / "dices" / "_dices__sources.yml", "source", SOURCE_TABLE[config])
+        source = yaml_columns(
+            PROJECT_ROOT / "models" / "staging" / "dices" / "_dices__sources.yml", "source", SOURCE_TABLE[config]
+        )
         assert source == LANDING_COLUMNS + list(COLUMNS[config])
 
 
 def test_staging_and_the_wide_mart_describe_every_question_column() -> None:
     for config in CONFIGS:
-        staging = yaml_columns(PROJECT_ROOT / "models" / "staging" / "dices" / f"stg_dices__ratings_{config}.yml",
-                               "models", f"stg_dices__ratings_{config}")
+        staging = yaml_columns(
+            PROJECT_ROOT / "models" / "staging" / "dices" / f"stg_dices__ratings_{config}.yml",
+            "models",
+            f"stg_dices__ratings_{config}",
+        )
         assert [c for c in staging if c.startswith("Q")] == list(QUESTIONS[config])
     wide = yaml_columns(PROJECT_ROOT / "models" / "marts" / "dices_ratings_wide.yml", "models", "dices_ratings_wide")
     both_releases = list(dict.fromkeys(QUESTIONS["350"] + QUESTIONS["990"]))

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from dwh.sample.dices import write_dices_sample
 from ingest.database import connect, ensure_raw_schema
 from ingest.dices import land_dices
 from ingest.dices_columns import COLUMNS_350, COLUMNS_990, QUESTIONS_350, QUESTIONS_990
 from ingest.errors import DwhError
 from ingest.landing import LoadContext
-from dwh.sample.dices import write_dices_sample
 
 # The released headers, copied from REAL_RELEASES.md independently of ingest/dices_columns.py.
 HEADER_350 = (
@@ -52,13 +52,27 @@ def row_350(number: int, **values: str) -> dict[str, str]:
     """One 350 record as a dict; `values` override the defaults."""
     row = {q: "No" for q in QUESTIONS_350}
     row.update(
-        id=str(1000 + number), rater_id=f"29737{number:010d}", rater_gender="Woman", rater_race="White",
-        rater_raw_race="White", rater_age="gen z", rater_education="College degree or higher", phase="Phase3",
-        item_id="7", answer_time_ms="123456", answer_timestamp="1650000000", context=CONTEXT_350,
-        response="I'd rather not say.", degree_of_harm="Moderate", harm_type="Religious,Aggressive",
-        safety_gold="Yes", safety_gold_reason="['Q2_harmful_content_overall', 'Q3_bias_overall'",
+        id=str(1000 + number),
+        rater_id=f"29737{number:010d}",
+        rater_gender="Woman",
+        rater_race="White",
+        rater_raw_race="White",
+        rater_age="gen z",
+        rater_education="College degree or higher",
+        phase="Phase3",
+        item_id="7",
+        answer_time_ms="123456",
+        answer_timestamp="1650000000",
+        context=CONTEXT_350,
+        response="I'd rather not say.",
+        degree_of_harm="Moderate",
+        harm_type="Religious,Aggressive",
+        safety_gold="Yes",
+        safety_gold_reason="['Q2_harmful_content_overall', 'Q3_bias_overall'",
     )
-    row["Q1_whole_conversation_evaluation"] = "None of the above - it is in English, it makes sense, and I am familiar with the topic"
+    row["Q1_whole_conversation_evaluation"] = (
+        "None of the above - it is in English, it makes sense, and I am familiar with the topic"
+    )
     row.update(values)
     return row
 
@@ -67,10 +81,20 @@ def row_990(number: int, **values: str) -> dict[str, str]:
     """One 990 record as a dict; `values` override the defaults."""
     row = {q: "No" for q in QUESTIONS_990}
     row.update(
-        id=str(5000 + number), rater_id=f"10000000000{number:04d}", rater_gender="Man", rater_locale="IN",
-        rater_race="Asian/Asian subcontinent", rater_race_raw="Indian", rater_age="millenial",
-        rater_education="High school or below", phase="Phase1", item_id="42", context=CONTEXT_990,
-        response="I can't help with that.", degree_of_harm="Benign", harm_type="religious,Aggressive",
+        id=str(5000 + number),
+        rater_id=f"10000000000{number:04d}",
+        rater_gender="Man",
+        rater_locale="IN",
+        rater_race="Asian/Asian subcontinent",
+        rater_race_raw="Indian",
+        rater_age="millenial",
+        rater_education="High school or below",
+        phase="Phase1",
+        item_id="42",
+        context=CONTEXT_990,
+        response="I can't help with that.",
+        degree_of_harm="Benign",
+        harm_type="religious,Aggressive",
     )
     row["Q1_whole_conversation_evaluation"] = "It is in a language other than English"
     row.update(values)
@@ -111,11 +135,17 @@ def land(con, path: Path, load_id: str = "test-load"):
 
 def release_tree(root: Path) -> Path:
     """A tiny release: 350/ with 3 records (multi-line contexts), 990/ with 2 (backslash-n contexts)."""
-    write(root / "350" / FILE_350, csv_text(HEADER_350, [
-        row_350(1),
-        row_350(2, degree_of_harm="", harm_type="", safety_gold_reason="[]", safety_gold="No"),
-        row_350(3, rater_raw_race='"Black", African American', context="USER: one line only"),
-    ]))
+    write(
+        root / "350" / FILE_350,
+        csv_text(
+            HEADER_350,
+            [
+                row_350(1),
+                row_350(2, degree_of_harm="", harm_type="", safety_gold_reason="[]", safety_gold="No"),
+                row_350(3, rater_raw_race='"Black", African American', context="USER: one line only"),
+            ],
+        ),
+    )
     write(root / "990" / FILE_990, csv_text(HEADER_990, [row_990(1), row_990(2, rater_race_raw="", phase="Phase2")]))
     return root
 
@@ -172,7 +202,13 @@ def test_files_are_recorded_with_hash_and_size(con, tmp_path):
     ).fetchall()
     path_350 = root / "350" / FILE_350
     assert recorded[0] == (
-        "350/" + FILE_350, str(root), hashlib.sha256(path_350.read_bytes()).hexdigest(), path_350.stat().st_size, 3, 3, 0
+        "350/" + FILE_350,
+        str(root),
+        hashlib.sha256(path_350.read_bytes()).hexdigest(),
+        path_350.stat().st_size,
+        3,
+        3,
+        0,
     )
     assert len(recorded) == 2
 
@@ -245,7 +281,7 @@ def test_two_files_of_one_release_are_refused(con, tmp_path):
 def test_rows_with_wrong_field_counts_are_rejected_and_the_rest_lands(con, tmp_path):
     lines = csv_text(HEADER_350, [row_350(n) for n in range(1, 6)]).split("\n")
     # Each record spans 3 physical lines (2 newlines in the quoted context): record n starts on line 3n - 1.
-    records = ["\n".join(lines[i:i + 3]) for i in range(1, 16, 3)]
+    records = ["\n".join(lines[i : i + 3]) for i in range(1, 16, 3)]
     records[1] += ",extra field"  # row 2: 42 fields
     records[3] = records[3].rsplit(",", 1)[0]  # row 4: 40 fields
     path = write(tmp_path / "bad.csv", "\n".join([lines[0], *records]) + "\n")
@@ -254,7 +290,9 @@ def test_rows_with_wrong_field_counts_are_rejected_and_the_rest_lands(con, tmp_p
 
     assert [(r.records_read, r.records_landed, r.records_rejected) for r in reports] == [(5, 3, 2)]
     assert con.execute("select row_number, id from raw.dices_350 order by 1").fetchall() == [
-        (1, "1001"), (3, "1003"), (5, "1005")
+        (1, "1001"),
+        (3, "1003"),
+        (5, "1005"),
     ]
     rejects = con.execute(
         "select source, file_path, line_number, reason, raw_text from raw.ingest_rejects order by line_number"
@@ -279,7 +317,11 @@ def test_unterminated_quote_is_rejected_with_its_text(con, tmp_path):
     assert [(r.records_read, r.records_landed, r.records_rejected) for r in reports] == [(3, 2, 1)]
     assert con.execute("select row_number from raw.dices_990 order by 1").fetchall() == [(1,), (2,)]
     line, reason, raw = con.execute("select line_number, reason, raw_text from raw.ingest_rejects").fetchone()
-    assert line == 4 and reason.startswith("row 3: ") and "unquoted value (column response): Value with unterminated quote" in reason
+    assert (
+        line == 4
+        and reason.startswith("row 3: ")
+        and "unquoted value (column response): Value with unterminated quote" in reason
+    )
     assert raw.startswith("5003,100000000000003,")
 
 
@@ -289,10 +331,17 @@ def test_invalid_utf8_row_is_rejected_and_bom_is_accepted(con, tmp_path):
     reports = land(con, write(tmp_path / "enc.csv", data))
 
     assert [(r.records_landed, r.records_rejected) for r in reports] == [(2, 1)]
-    assert con.execute("select row_number, id, response from raw.dices_350 order by 1").fetchall()[0] == (1, "1001", "caf\u00e9")
+    assert con.execute("select row_number, id, response from raw.dices_350 order by 1").fetchall()[0] == (
+        1,
+        "1001",
+        "caf\u00e9",
+    )
     assert con.execute("select line_number, reason from raw.ingest_rejects").fetchall() == [
-        (5, "row 2: invalid encoding (column response): Invalid unicode (byte sequence mismatch) detected. "
-            "This file is not utf-8 encoded.")
+        (
+            5,
+            "row 2: invalid encoding (column response): Invalid unicode (byte sequence mismatch) detected. "
+            "This file is not utf-8 encoded.",
+        )
     ]
 
 
@@ -346,15 +395,16 @@ def test_row_numbers_stay_exact_around_several_rejects(con, tmp_path):
     total = len([line for line in lines[1:] if line])
     assert [(r.records_read, r.records_rejected) for r in reports] == [(total, 4)]
     assert con.execute("select count(*) filter (where row_number <> id::bigint) from raw.dices_990").fetchone() == (0,)
-    assert con.execute("select line_number, split_part(reason, ':', 1) from raw.ingest_rejects order by 1").fetchall() == [
-        (101, "row 100"), (102, "row 101"), (2001, "row 2000"), (3001, "row 3000")
-    ]
+    assert con.execute(
+        "select line_number, split_part(reason, ':', 1) from raw.ingest_rejects order by 1"
+    ).fetchall() == [(101, "row 100"), (102, "row 101"), (2001, "row 2000"), (3001, "row 3000")]
 
 
 def test_crlf_line_ends_land_and_keep_the_field_bytes(con, tmp_path):
     text = csv_text(HEADER_350, [row_350(1), row_350(2)]).replace("\n", "\r\n")
     reports = land(con, write(tmp_path / "crlf.csv", text))
     assert [(r.records_landed, r.records_rejected) for r in reports] == [(2, 0)]
-    assert con.execute("select row_number, context, \"Q_overall\" from raw.dices_350 order by 1").fetchall() == [
-        (1, CONTEXT_350.replace("\n", "\r\n"), "No"), (2, CONTEXT_350.replace("\n", "\r\n"), "No")
+    assert con.execute('select row_number, context, "Q_overall" from raw.dices_350 order by 1').fetchall() == [
+        (1, CONTEXT_350.replace("\n", "\r\n"), "No"),
+        (2, CONTEXT_350.replace("\n", "\r\n"), "No"),
     ]

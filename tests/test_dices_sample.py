@@ -8,6 +8,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from dwh.sample.dices import write_dices_sample
 from ingest.dices_columns import (
     AGES,
     ANSWERS,
@@ -24,7 +25,6 @@ from ingest.dices_columns import (
     RACES,
 )
 from ingest.errors import DwhError
-from dwh.sample.dices import write_dices_sample
 
 # test_dices_ingest.py checks these constants against the literal released headers.
 HEADER_350, HEADER_990 = HEADER_LINES["350"].rstrip("\n"), HEADER_LINES["990"].rstrip("\n")
@@ -66,19 +66,23 @@ def test_headers_are_byte_exact(full_sample):
 
 
 def test_350_counts_every_rater_rates_every_item(db):
-    assert one(db, "select count(*), count(distinct item_id), count(distinct rater_id), count(distinct id) from s350") == (
-        43_050, 350, 123, 43_050
+    assert one(
+        db, "select count(*), count(distinct item_id), count(distinct rater_id), count(distinct id) from s350"
+    ) == (43_050, 350, 123, 43_050)
+    assert one(
+        db,
+        "select min(n), max(n), min(d) from (select count(*) n, count(distinct rater_id) d from s350 group by item_id)",
+    ) == (123, 123, 123)
+    assert one(db, "select min(n), max(n) from (select count(distinct item_id) n from s350 group by rater_id)") == (
+        350,
+        350,
     )
-    assert one(db, "select min(n), max(n), min(d) from (select count(*) n, count(distinct rater_id) d from s350 group by item_id)") == (
-        123, 123, 123
-    )
-    assert one(db, "select min(n), max(n) from (select count(distinct item_id) n from s350 group by rater_id)") == (350, 350)
 
 
 def test_990_counts_raters_per_item_and_repeats(db):
-    assert one(db, "select count(*), count(distinct item_id), count(distinct rater_id), count(distinct id) from s990") == (
-        72_103, 990, 173, 72_103
-    )
+    assert one(
+        db, "select count(*), count(distinct item_id), count(distinct rater_id), count(distinct id) from s990"
+    ) == (72_103, 990, 173, 72_103)
     low, high = one(db, "select min(d), max(d) from (select count(distinct rater_id) d from s990 group by item_id)")
     assert 60 <= low and high <= 70 and low < high
     pairs, min_ratings, max_ratings, min_phases = one(
@@ -96,9 +100,13 @@ def test_350_quirks(db):
     for context in contexts:
         for index, line in enumerate(context.split("\n")):
             assert line.startswith("USER: " if index % 2 == 0 else "LLM: ")
-    assert one(db, "select count(*) from s350 where response like 'LLM:%' or response like 'USER:%' or response is null") == (0,)
+    assert one(
+        db, "select count(*) from s350 where response like 'LLM:%' or response like 'USER:%' or response is null"
+    ) == (0,)
     assert one(db, "select count(distinct item_id) from s350 where degree_of_harm is null and harm_type is null")[0] > 0
-    harm_types = {h for (h,) in db.execute("select distinct harm_type from s350 where harm_type is not null").fetchall()}
+    harm_types = {
+        h for (h,) in db.execute("select distinct harm_type from s350 where harm_type is not null").fetchall()
+    }
     assert "Religious,Aggressive" in harm_types and "religious,Aggressive" in harm_types
     assert any("," in h for h in harm_types - {"Religious,Aggressive", "religious,Aggressive"})
     reasons = {r for (r,) in db.execute("select distinct safety_gold_reason from s350").fetchall()}
@@ -107,8 +115,11 @@ def test_350_quirks(db):
     assert "[Q2_harmful_content_overall,Q3_bias_overall]" in reasons
     assert one(db, "select count(*) from s350 where (safety_gold = 'No') <> (safety_gold_reason = '[]')") == (0,)
     assert one(db, "select count(*) from s350 where not regexp_full_match(rater_id, '[1-9][0-9]{14}')") == (0,)
-    assert one(db, "select min(answer_timestamp::bigint) >= 1600000000, max(answer_timestamp::bigint) < 1700000000, "
-                   "min(answer_time_ms::bigint) > 0 from s350") == (True, True, True)
+    assert one(
+        db,
+        "select min(answer_timestamp::bigint) >= 1600000000, max(answer_timestamp::bigint) < 1700000000, "
+        "min(answer_time_ms::bigint) > 0 from s350",
+    ) == (True, True, True)
     assert one(db, "select list(distinct phase) from s350") == (["Phase3"],)
 
 
@@ -134,7 +145,9 @@ def test_990_quirks(db):
             assert turn.startswith("A: " if index % 2 == 0 else "B: ")
     assert any("\\nB: " in c for c in contexts)
     assert one(db, "select count(distinct item_id) from s990 where degree_of_harm is null and harm_type is null")[0] > 0
-    harm_types = {h for (h,) in db.execute("select distinct harm_type from s990 where harm_type is not null").fetchall()}
+    harm_types = {
+        h for (h,) in db.execute("select distinct harm_type from s990 where harm_type is not null").fetchall()
+    }
     assert {"Religious,Aggressive", "religious,Aggressive"} <= harm_types
     assert one(db, "select list(distinct rater_locale order by rater_locale) from s990") == (["IN", "US"],)
     assert one(db, "select count(distinct rater_id) from s990 where rater_race_raw is null")[0] > 0
@@ -144,13 +157,17 @@ def test_990_quirks(db):
 
 def test_raters_have_one_profile_each(db):
     for table, raw in (("s350", "rater_raw_race"), ("s990", "rater_race_raw")):
-        assert one(db, f"select count(*) from (select rater_id from {table} group by 1 having count(distinct "
-                       f"(rater_gender, rater_race, coalesce({raw}, ''), rater_age, rater_education)) > 1)") == (0,)
+        assert one(
+            db,
+            f"select count(*) from (select rater_id from {table} group by 1 having count(distinct "
+            f"(rater_gender, rater_race, coalesce({raw}, ''), rater_age, rater_education)) > 1)",
+        ) == (0,)
 
 
-@pytest.mark.parametrize("table, granular, overall", [
-    ("s350", GRANULAR_350, CATEGORY_OVERALL_350), ("s990", GRANULAR_990, CATEGORY_OVERALL_990)
-])
+@pytest.mark.parametrize(
+    "table, granular, overall",
+    [("s350", GRANULAR_350, CATEGORY_OVERALL_350), ("s990", GRANULAR_990, CATEGORY_OVERALL_990)],
+)
 def test_labels_within_vocabularies_mostly_no(db, table, granular, overall):
     def values(column: str) -> set:
         return {v for (v,) in db.execute(f'select distinct "{column}" from {table}').fetchall()}
@@ -165,17 +182,20 @@ def test_labels_within_vocabularies_mostly_no(db, table, granular, overall):
     assert one(db, f"select avg((Q1_whole_conversation_evaluation = '{Q1_ANSWERS[0]}')::int) from {table}")[0] > 0.8
     for question in (*granular, *overall, "Q_overall"):
         assert values(question) == set(ANSWERS), question
-        assert one(db, f'select avg(("{question}" = \'No\')::int) from {table}')[0] > 0.5, question
+        assert one(db, f"select avg((\"{question}\" = 'No')::int) from {table}")[0] > 0.5, question
 
 
-@pytest.mark.parametrize("table, granular, overall", [
-    ("s350", GRANULAR_350, CATEGORY_OVERALL_350), ("s990", GRANULAR_990, CATEGORY_OVERALL_990)
-])
+@pytest.mark.parametrize(
+    "table, granular, overall",
+    [("s350", GRANULAR_350, CATEGORY_OVERALL_350), ("s990", GRANULAR_990, CATEGORY_OVERALL_990)],
+)
 def test_overall_answers_aggregate_their_questions(db, table, granular, overall):
     def aggregate(questions) -> str:
         answers = "[" + ", ".join(f'"{q}"' for q in questions) + "]"
-        return (f"case when list_contains({answers}, 'Yes') then 'Yes' "
-                f"when list_contains({answers}, 'Unsure') then 'Unsure' else 'No' end")
+        return (
+            f"case when list_contains({answers}, 'Yes') then 'Yes' "
+            f"when list_contains({answers}, 'Unsure') then 'Unsure' else 'No' end"
+        )
 
     checks = {name: [q for q in granular if q.startswith(name.split("_")[0] + "_")] for name in overall}
     checks["Q_overall"] = list(granular)
@@ -207,8 +227,10 @@ def test_scale_multiplies_items_and_rows_not_raters(tmp_path):
     paths = write_dices_sample(tmp_path, scale=2, seed=0)
     con = duckdb.connect()
     counts = [
-        con.execute(f"select count(*), count(distinct item_id), count(distinct rater_id) "
-                    f"from read_csv('{p}', header = true, all_varchar = true)").fetchone()
+        con.execute(
+            f"select count(*), count(distinct item_id), count(distinct rater_id) "
+            f"from read_csv('{p}', header = true, all_varchar = true)"
+        ).fetchone()
         for p in paths
     ]
     assert counts == [(86_100, 700, 123), (144_206, 1_980, 173)]

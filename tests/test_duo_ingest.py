@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from ingest.errors import DwhError
 from dwh.load import run_ingest
-from ingest.loading import SourceRequest
 from dwh.sample.duo import write_duo_sample
+from ingest.errors import DwhError
+from ingest.loading import SourceRequest
 from tests.conftest import query
 
 
@@ -70,13 +70,17 @@ def test_zip_member_climbing_out_is_refused(tmp_path: Path) -> None:
 
 
 def test_bad_files_are_rejected_with_reason_and_line_while_the_rest_lands(sample_release: Path, tmp_path: Path) -> None:
-    (sample_release / "ed/en/0000.json").write_text('{\n  "dialogue_id": "0000",\n  "setting": "ed",\n', encoding="utf-8")
+    (sample_release / "ed/en/0000.json").write_text(
+        '{\n  "dialogue_id": "0000",\n  "setting": "ed",\n', encoding="utf-8"
+    )
     (sample_release / "ed/en/0001.json").write_text("", encoding="utf-8")
     (sample_release / "ed/en/0002.json").write_text("[1, 2]", encoding="utf-8")
     (sample_release / "ed/en/0003.json").write_bytes(b'{"dialogue_id": "\xff"}')
     db_path = tmp_path / "w.duckdb"
     ingest_duo(db_path, sample_release)
-    rejects = {row[0]: row[1:] for row in query(db_path, "select file_path, line_number, reason from raw.ingest_rejects")}
+    rejects = {
+        row[0]: row[1:] for row in query(db_path, "select file_path, line_number, reason from raw.ingest_rejects")
+    }
     assert rejects["ed/en/0000.json"][0] == 4
     assert rejects["ed/en/0000.json"][1].startswith("not valid JSON")
     assert rejects["ed/en/0001.json"][1] == "empty file"

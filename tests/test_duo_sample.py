@@ -19,8 +19,12 @@ def load_folder(root: Path, setting: str, language: str) -> list[tuple[Path, dic
 def test_sample_has_the_card_counts_and_file_release_objective_counts(tmp_path: Path) -> None:
     write_duo_sample(tmp_path, scale=1, seed=0)
     root = tmp_path / "duo"
-    expected = {("ed", "en"): (157, 3148, 50, 34), ("wow", "en"): (157, 3302, 46, 34),
-                ("ed", "ja"): (68, 1360, 45, 52), ("wow", "ja"): (73, 1533, 45, 52)}
+    expected = {
+        ("ed", "en"): (157, 3148, 50, 34),
+        ("wow", "en"): (157, 3302, 46, 34),
+        ("ed", "ja"): (68, 1360, 45, 52),
+        ("wow", "ja"): (73, 1533, 45, 52),
+    }
     for (setting, language), (dialogues, utterances, objective, participants) in expected.items():
         docs = [d for _, d in load_folder(root, setting, language)]
         assert len(docs) == dialogues
@@ -40,15 +44,24 @@ def test_sample_reproduces_the_real_quirks(tmp_path: Path) -> None:
     assert {d["prompt"] for _, d in ja_wow} == {"ent", "neutral", "nonent"}
     assert all("topic" in d and "emotion" not in d and d["dialogue"][0]["speaker"] == "Bot" for _, d in ja_wow)
     assert all("emotion" in d and "episode" in d and "topic" not in d for _, d in en)
-    objective_forms = Counter("absent" if "objective_evaluation" not in d else
-                              "null" if d["objective_evaluation"] is None else "object" for _, d in en)
+    objective_forms = Counter(
+        "absent" if "objective_evaluation" not in d else "null" if d["objective_evaluation"] is None else "object"
+        for _, d in en
+    )
     assert objective_forms["absent"] > 0 and objective_forms["null"] > 0 and objective_forms["object"] == 50
     for _, d in en:
         evaluation = d.get("objective_evaluation")
         if evaluation:
-            assert set(evaluation) == {"preference", "stylistic_similarity", "consistency", "empathy",
-                                       "preference_scores", "stylistic_similarity_scores", "consistency_scores",
-                                       "empathy_scores"}
+            assert set(evaluation) == {
+                "preference",
+                "stylistic_similarity",
+                "consistency",
+                "empathy",
+                "preference_scores",
+                "stylistic_similarity_scores",
+                "consistency_scores",
+                "empathy_scores",
+            }
             assert all(len(evaluation[f"{m}_scores"]) == 3 for m in ["preference", "empathy"])
 
 
@@ -66,8 +79,11 @@ def test_sample_is_deterministic_for_a_seed_and_scales(tmp_path: Path) -> None:
 def card_figures() -> dict[tuple[str, str, str], float]:
     """The DUO card's figures as the build compares them (seeds/published_statistics.csv)."""
     with (PROJECT_ROOT / "seeds" / "published_statistics.csv").open(encoding="utf-8", newline="") as seed:
-        return {(row["setting"], row["language"], row["statistic"]): float(row["published_value"])
-                for row in csv.DictReader(seed) if row["dataset"] == "duo"}
+        return {
+            (row["setting"], row["language"], row["statistic"]): float(row["published_value"])
+            for row in csv.DictReader(seed)
+            if row["dataset"] == "duo"
+        }
 
 
 @pytest.mark.parametrize("scale", [1, 2])
@@ -81,15 +97,22 @@ def test_sample_scores_and_lengths_have_the_card_figures(tmp_path: Path, scale: 
         docs = [d for _, d in load_folder(tmp_path / "duo", setting, language)]
         lengths = [len(d["dialogue"]) for d in docs]
         if statistic in ("dialogue_length_min", "dialogue_length_max"):
-            assert (min(lengths) if statistic.endswith("min") else max(lengths)) == published, (setting, language, statistic)
+            assert (min(lengths) if statistic.endswith("min") else max(lengths)) == published, (
+                setting,
+                language,
+                statistic,
+            )
             checked += 1
             continue
         kind, _, rest = statistic.partition("_")
         if kind not in ("subjective", "objective") or not rest.endswith(("_mean", "_sd")):
             continue
         metric, figure = rest.rsplit("_", 1)
-        values = [d["subjective_evaluation"][metric] for d in docs] if kind == "subjective" else [
-            d["objective_evaluation"][metric] for d in docs if d.get("objective_evaluation")]
+        values = (
+            [d["subjective_evaluation"][metric] for d in docs]
+            if kind == "subjective"
+            else [d["objective_evaluation"][metric] for d in docs if d.get("objective_evaluation")]
+        )
         observed = statistics.fmean(values) if figure == "mean" else statistics.stdev(values)
         assert abs(observed - published) <= 0.005 + 1e-12, (setting, language, statistic, observed)
         checked += 1

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from ingest.errors import DwhError
 from dwh.fetch import DUO_COMMIT, OFFICIAL_RELEASES, Release, fetch_releases, mirrored_url
+from ingest.errors import DwhError
 from tests.conftest import run_dwh
 
 
@@ -136,7 +136,9 @@ def test_duo_archive_is_verified_file_by_file(server: tuple[str, Path], real_duo
     assert completed.returncode == 0, completed.stderr
     fetched = sorted(p.relative_to(tmp_path / "out" / "duo") for p in (tmp_path / "out" / "duo").rglob("*.json"))
     assert len(fetched) == 455
-    assert (tmp_path / "out" / "duo" / "ed" / "en" / "0003.json").read_bytes() == (real_duo / "ed/en/0003.json").read_bytes()
+    assert (tmp_path / "out" / "duo" / "ed" / "en" / "0003.json").read_bytes() == (
+        real_duo / "ed/en/0003.json"
+    ).read_bytes()
 
     serve(root, official.url, duo_archive(real_duo, tamper="wow/ja/3000.json"))
     completed = run_dwh(["fetch", str(tmp_path / "again"), "--only", "duo", "--mirror", base], tmp_path / "w.duckdb")

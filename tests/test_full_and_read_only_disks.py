@@ -25,8 +25,9 @@ def unshare_available() -> bool:
     return probe.returncode == 0
 
 
-pytestmark = pytest.mark.skipif(not unshare_available(),
-                                reason="needs `unshare -rm` (user namespaces) to mount a small tmpfs")
+pytestmark = pytest.mark.skipif(
+    not unshare_available(), reason="needs `unshare -rm` (user namespaces) to mount a small tmpfs"
+)
 
 
 def in_small_mount(size: str, steps: list[str], tmp_path: Path) -> list[str]:
@@ -36,12 +37,15 @@ def in_small_mount(size: str, steps: list[str], tmp_path: Path) -> list[str]:
     dwh = f"DWH_DB_PATH={MOUNT}/warehouse.duckdb {shlex.quote(sys.executable)} -m dwh.cli"
     script = [f"mount -t tmpfs -o size={size} tmpfs {MOUNT} || exit 99", f"cd {shlex.quote(str(PROJECT_ROOT))}"]
     for step in steps:
-        script += [step.replace("dwh ", dwh + " ", 1) + " 2>&1 | grep -v '^landing '; echo \"exit=${PIPESTATUS[0]}\"",
-                   "echo '@@'"]
+        script += [
+            step.replace("dwh ", dwh + " ", 1) + " 2>&1 | grep -v '^landing '; echo \"exit=${PIPESTATUS[0]}\"",
+            "echo '@@'",
+        ]
     script.append(f"ls -A {MOUNT}")
     (tmp_path / "steps.sh").write_text("\n".join(script) + "\n", encoding="utf-8")
-    ran = subprocess.run(["unshare", "-rm", "bash", str(tmp_path / "steps.sh")], capture_output=True, text=True,
-                         timeout=600, check=False)
+    ran = subprocess.run(
+        ["unshare", "-rm", "bash", str(tmp_path / "steps.sh")], capture_output=True, text=True, timeout=600, check=False
+    )
     assert ran.returncode == 0, ran.stdout + ran.stderr
     return [part.strip() for part in ran.stdout.split("@@")]
 
@@ -52,8 +56,10 @@ def refused(output: str, cause: str) -> bool:
 
 
 def folder_error(cause: str) -> str:
-    return (f"dwh: error: {MOUNT}: the warehouse's folder {cause}; dwh ingest and dwh build write the new version "
-            "beside warehouse.duckdb (about its size again): ")
+    return (
+        f"dwh: error: {MOUNT}: the warehouse's folder {cause}; dwh ingest and dwh build write the new version "
+        "beside warehouse.duckdb (about its size again): "
+    )
 
 
 def test_disk_full_during_the_first_ingest(real_duo: Path, tmp_path: Path) -> None:
@@ -65,8 +71,9 @@ def test_disk_full_during_the_first_ingest(real_duo: Path, tmp_path: Path) -> No
 def test_disk_full_while_copying_the_live_warehouse(real_duo: Path, tmp_path: Path) -> None:
     # after the first load, a filler leaves 1 MB: the ~4 MB warehouse cannot be copied to `.next`
     fill = f"fallocate -l $(( $(df --output=avail -B1 {MOUNT} | tail -1) - 1048576 )) {MOUNT}/filler; echo filled"
-    first, _, second, listing = in_small_mount("64m", [f"dwh ingest --duo {real_duo}", fill,
-                                                        f"dwh ingest --duo {real_duo}"], tmp_path)
+    first, _, second, listing = in_small_mount(
+        "64m", [f"dwh ingest --duo {real_duo}", fill, f"dwh ingest --duo {real_duo}"], tmp_path
+    )
     assert first.splitlines()[-1] == "exit=0"
     assert refused(second, "has no space left on device"), second
     assert sorted(listing.split()) == ["filler", "warehouse.duckdb", "warehouse.duckdb.lock"]
@@ -74,7 +81,8 @@ def test_disk_full_while_copying_the_live_warehouse(real_duo: Path, tmp_path: Pa
 
 def test_disk_full_during_a_build_names_the_cause_and_keeps_no_failed_copy(real_duo: Path, tmp_path: Path) -> None:
     ingest, build, summary, listing = in_small_mount(
-        "10m", [f"dwh ingest --duo {real_duo}", "dwh build", "dwh summary"], tmp_path)
+        "10m", [f"dwh ingest --duo {real_duo}", "dwh build", "dwh summary"], tmp_path
+    )
     assert ingest.splitlines()[-1] == "exit=0"
     # the models it stopped are listed with DuckDB's message, then the cause in one line, last
     assert build.splitlines()[-2].startswith(folder_error("has no space left on device")), build
@@ -85,8 +93,14 @@ def test_disk_full_during_a_build_names_the_cause_and_keeps_no_failed_copy(real_
 
 
 def test_a_read_only_warehouse_folder_is_refused_and_still_read(real_duo: Path, tmp_path: Path) -> None:
-    steps = [f"dwh ingest --duo {real_duo}", "dwh build", f"mount -o remount,ro {MOUNT}; echo remounted",
-             f"dwh ingest --duo {real_duo}", "dwh build", "dwh summary"]
+    steps = [
+        f"dwh ingest --duo {real_duo}",
+        "dwh build",
+        f"mount -o remount,ro {MOUNT}; echo remounted",
+        f"dwh ingest --duo {real_duo}",
+        "dwh build",
+        "dwh summary",
+    ]
     ingest, build, _, ingest_again, build_again, summary, listing = in_small_mount("64m", steps, tmp_path)
     assert ingest.splitlines()[-1] == build.splitlines()[-1] == "exit=0"
     for answer in (ingest_again, build_again):

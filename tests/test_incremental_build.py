@@ -22,8 +22,19 @@ def reloaded(tmp_path_factory: pytest.TempPathFactory) -> dict:
     first, second, db_path = root / "first", root / "second", root / "warehouse.duckdb"
     run_dwh(["sample", str(first)], db_path, check=True)
     run_dwh(["sample", str(second), "--seed", "7"], db_path, check=True)
-    run_dwh(["ingest", "--duo", str(first / "duo"), "--redial", str(first / "redial" / "redial_dataset.zip"),
-             "--dices", str(first / "dices")], db_path, check=True)
+    run_dwh(
+        [
+            "ingest",
+            "--duo",
+            str(first / "duo"),
+            "--redial",
+            str(first / "redial" / "redial_dataset.zip"),
+            "--dices",
+            str(first / "dices"),
+        ],
+        db_path,
+        check=True,
+    )
     target = {"DBT_TARGET_PATH": str(root / "target")}
     full = run_dwh(["build"], db_path, check=True, env_overrides=target)
     run_dwh(["ingest", "--redial", str(second / "redial" / "redial_dataset.zip")], db_path, check=True)
@@ -32,26 +43,49 @@ def reloaded(tmp_path_factory: pytest.TempPathFactory) -> dict:
     # the reference: the same raw data built in full
     reference = root / "reference.duckdb"
     shutil.copyfile(db_path, reference)
-    rebuilt = run_dwh(["build", "--full"], reference, check=True,
-                      env_overrides={"DBT_TARGET_PATH": str(root / "target-reference")})
+    rebuilt = run_dwh(
+        ["build", "--full"], reference, check=True, env_overrides={"DBT_TARGET_PATH": str(root / "target-reference")}
+    )
     again = run_dwh(["build"], db_path, check=True, env_overrides=target)
-    return {"db": db_path, "reference": reference, "full": full, "incremental": incremental, "rebuilt": rebuilt,
-            "again": again, "run_results": run_results}
+    return {
+        "db": db_path,
+        "reference": reference,
+        "full": full,
+        "incremental": incremental,
+        "rebuilt": rebuilt,
+        "again": again,
+        "run_results": run_results,
+    }
 
 
 def test_the_build_after_a_redial_load_runs_only_what_depends_on_redial(reloaded: dict) -> None:
     assert "dwh build: full build" in reloaded["full"].stdout
     assert "dwh build: incremental build: only what depends on redial" in reloaded["incremental"].stdout
-    ran = {result["unique_id"].split(".")[-1] for result in reloaded["run_results"]["results"]
-           if result["unique_id"].startswith("model.")}
-    assert {"stg_redial__conversations", "int_redial__turns", "int_redial__form_answers", "movie_mentions",
-            "turns", "dialogues", "agreement", "load_reconciliation"} <= ran
+    ran = {
+        result["unique_id"].split(".")[-1]
+        for result in reloaded["run_results"]["results"]
+        if result["unique_id"].startswith("model.")
+    }
+    assert {
+        "stg_redial__conversations",
+        "int_redial__turns",
+        "int_redial__form_answers",
+        "movie_mentions",
+        "turns",
+        "dialogues",
+        "agreement",
+        "load_reconciliation",
+    } <= ran
     assert not [name for name in ran if name.startswith(UNTOUCHED_PREFIXES)]
-    assert not [result for result in reloaded["run_results"]["results"] if result["status"] in ("error", "fail", "skipped")]
+    assert not [
+        result for result in reloaded["run_results"]["results"] if result["status"] in ("error", "fail", "skipped")
+    ]
 
 
 def test_nothing_is_rebuilt_when_nothing_was_loaded(reloaded: dict) -> None:
-    assert "nothing was loaded or changed, and the project is unchanged, since the last build" in reloaded["again"].stdout
+    assert (
+        "nothing was loaded or changed, and the project is unchanged, since the last build" in reloaded["again"].stdout
+    )
     assert "Done." not in reloaded["again"].stdout
 
 
@@ -59,9 +93,13 @@ def mart_rows(db_path: Path) -> dict[str, list[tuple]]:
     """Every relation of schema marts, its rows sorted (floats kept as floats)."""
     con = duckdb.connect(str(db_path), read_only=True)
     try:
-        names = [row[0] for row in con.execute(
-            "select table_name from duckdb_tables() where schema_name = 'marts' "
-            "union all select view_name from duckdb_views() where schema_name = 'marts' and not internal").fetchall()]
+        names = [
+            row[0]
+            for row in con.execute(
+                "select table_name from duckdb_tables() where schema_name = 'marts' "
+                "union all select view_name from duckdb_views() where schema_name = 'marts' and not internal"
+            ).fetchall()
+        ]
         return {name: sorted(con.execute(f'select * from marts."{name}"').fetchall(), key=repr) for name in names}
     finally:
         con.close()
@@ -94,6 +132,9 @@ def test_raw_rows_changed_by_hand_count_as_a_change(reloaded: dict) -> None:
     with duckdb.connect(str(reloaded["db"])) as con:
         con.execute("delete from raw.duo_dialogue_files where file_path like 'ed/en/%'")
     rebuilt = run_dwh(["build"], reloaded["db"])
-    assert "dwh build: incremental build: only what depends on duo (loaded or changed since the last build)" in rebuilt.stdout
+    assert (
+        "dwh build: incremental build: only what depends on duo (loaded or changed since the last build)"
+        in rebuilt.stdout
+    )
     assert rebuilt.returncode == 1
     assert "every_read_record_is_landed_or_rejected" in rebuilt.stderr

@@ -14,18 +14,25 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dwh.sample.redial import CONVERSATION_391
 from ingest.database import connect, ensure_raw_schema
 from ingest.duo import land_duo
 from ingest.errors import DwhError
 from ingest.landing import LoadContext
 from ingest.redial import JsonlReading, land_redial
-from dwh.sample.redial import CONVERSATION_391
 
-PROPERTY_SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+PROPERTY_SETTINGS = settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 
 VALID_DUO = {
-    "dialogue_id": "0001", "setting": "ed", "model": "gpt-4o", "prompt": "neutral", "emotion": "Proud",
-    "episode": "I passed.", "subjective_evaluation": {"preference": 4.0},
+    "dialogue_id": "0001",
+    "setting": "ed",
+    "model": "gpt-4o",
+    "prompt": "neutral",
+    "emotion": "Proud",
+    "episode": "I passed.",
+    "subjective_evaluation": {"preference": 4.0},
     "dialogue": [{"message_id": 0, "user_id": "0001", "speaker": "Human", "message": "Hello"}],
 }
 
@@ -40,7 +47,7 @@ def mutated_bytes(draw: st.DrawFn, original: bytes) -> bytes:
     if kind == "insert":
         return original[:position] + draw(st.binary(min_size=1, max_size=3)) + original[position:]
     if kind == "delete":
-        return original[:position] + original[position + 1:]
+        return original[:position] + original[position + 1 :]
     if kind == "replace":
         return draw(st.binary(max_size=40))
     return original
@@ -77,7 +84,9 @@ def test_every_duo_file_is_landed_or_rejected(tmp_path_factory: pytest.TempPathF
 
 @PROPERTY_SETTINGS
 @given(mutations=st.lists(mutated_bytes(json.dumps(CONVERSATION_391).encode()), min_size=1, max_size=5))
-def test_every_redial_line_is_landed_or_rejected(tmp_path_factory: pytest.TempPathFactory, mutations: list[bytes]) -> None:
+def test_every_redial_line_is_landed_or_rejected(
+    tmp_path_factory: pytest.TempPathFactory, mutations: list[bytes]
+) -> None:
     root = tmp_path_factory.mktemp("redial")
     valid = json.dumps(CONVERSATION_391).encode()
     # one valid line keeps the file recognisable as ReDial; mutated bytes must not add line breaks
@@ -102,24 +111,34 @@ def landed_lines_and_rejects(root: Path, whole_files: bool) -> tuple:
     with duckdb.connect(str(db_path), read_only=True) as con:
         return (
             con.execute("select split, line_number, raw_line from raw.redial_conversations order by 1, 2").fetchall(),
-            con.execute("select file_path, line_number, reason, raw_text from raw.ingest_rejects order by 1, 2").fetchall(),
+            con.execute(
+                "select file_path, line_number, reason, raw_text from raw.ingest_rejects order by 1, 2"
+            ).fetchall(),
         )
 
 
 @PROPERTY_SETTINGS
 @given(
-    lines=st.lists(st.one_of(mutated_bytes(json.dumps(CONVERSATION_391).encode()), st.binary(max_size=12)), min_size=1, max_size=6),
+    lines=st.lists(
+        st.one_of(mutated_bytes(json.dumps(CONVERSATION_391).encode()), st.binary(max_size=12)), min_size=1, max_size=6
+    ),
     terminator=st.sampled_from([b"\n", b"\r\n", b"\r"]),
     final_terminator=st.booleans(),
     byte_order_mark=st.booleans(),
 )
 def test_whole_file_reader_lands_exactly_what_the_chunked_path_lands(
-    tmp_path_factory: pytest.TempPathFactory, lines: list[bytes], terminator: bytes, final_terminator: bool, byte_order_mark: bool
+    tmp_path_factory: pytest.TempPathFactory,
+    lines: list[bytes],
+    terminator: bytes,
+    final_terminator: bool,
+    byte_order_mark: bool,
 ) -> None:
     """The CSV-reader path must land the same rows, line numbers and rejects as the exact chunked
     path, whatever bytes the file holds (stray \\r, \\x01, invalid UTF-8, blank lines, a BOM)."""
     root = tmp_path_factory.mktemp("redial-paths")
-    content = terminator.join([json.dumps(CONVERSATION_391).encode(), *lines]) + (terminator if final_terminator else b"")
+    content = terminator.join([json.dumps(CONVERSATION_391).encode(), *lines]) + (
+        terminator if final_terminator else b""
+    )
     (root / "train_data.jsonl").write_bytes((b"\xef\xbb\xbf" if byte_order_mark else b"") + content)
 
     assert landed_lines_and_rejects(root, whole_files=True) == landed_lines_and_rejects(root, whole_files=False)
@@ -145,7 +164,9 @@ def small_dices_350(root: Path) -> tuple[bytes, list[bytes]]:
 
 @PROPERTY_SETTINGS
 @given(data=st.data())
-def test_every_dices_record_is_landed_or_in_a_reject(tmp_path_factory: pytest.TempPathFactory, data: st.DataObject) -> None:
+def test_every_dices_record_is_landed_or_in_a_reject(
+    tmp_path_factory: pytest.TempPathFactory, data: st.DataObject
+) -> None:
     from ingest.dices import land_dices
 
     root = tmp_path_factory.mktemp("dices")
@@ -164,7 +185,9 @@ def test_every_dices_record_is_landed_or_in_a_reject(tmp_path_factory: pytest.Te
         return
     with duckdb.connect(str(db_path), read_only=True) as con:
         landed_ids = {row[0] for row in con.execute("select id from raw.dices_350").fetchall()}
-        rejected_text = " ".join(row[0] or "" for row in con.execute("select raw_text from raw.ingest_rejects").fetchall())
+        rejected_text = " ".join(
+            row[0] or "" for row in con.execute("select raw_text from raw.ingest_rejects").fetchall()
+        )
     for index, record in enumerate(records):
         if index == victim:
             continue

@@ -57,8 +57,12 @@ def wait_for(path: Path, timeout: float = 60.0) -> None:
 def start_dwh(args: list[str], db_path: Path) -> subprocess.Popen:
     env = {**os.environ, "DWH_DB_PATH": str(db_path)}
     return subprocess.Popen(
-        [sys.executable, "-m", "dwh.cli", *args], cwd=PROJECT_ROOT, env=env,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        [sys.executable, "-m", "dwh.cli", *args],
+        cwd=PROJECT_ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
     )
 
 
@@ -66,7 +70,10 @@ def test_rebuild_while_a_bi_reader_holds_the_file(built_sample: tuple[Path, Path
     release, db_path = built_sample
     reader = subprocess.Popen(
         [sys.executable, "-c", READER_SCRIPT, str(db_path)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
         assert reader.stdout.readline().strip() == "before 455"

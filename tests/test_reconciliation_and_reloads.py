@@ -12,15 +12,26 @@ from dwh.sample.redial import write_redial_sample
 from tests.conftest import query, run_dwh
 
 # Marts whose content depends only on the files (the reconciliation marts also carry load ids).
-CONTENT_MARTS = ["dialogues", "turns", "raters", "ratings", "movie_mentions", "movies",
-                 "published_statistics_comparison", "dices_ratings_wide"]
+CONTENT_MARTS = [
+    "dialogues",
+    "turns",
+    "raters",
+    "ratings",
+    "movie_mentions",
+    "movies",
+    "published_statistics_comparison",
+    "dices_ratings_wide",
+]
 
 
 def mart_fingerprints(db_path: Path) -> dict[str, tuple[int, str]]:
     """Row count and an order-independent hash of every row of each content mart."""
     return {
-        mart: query(db_path, f"select count(*), md5(string_agg(cast(t as varchar), '|' order by cast(t as varchar))) "
-                             f"from marts.{mart} as t")[0]
+        mart: query(
+            db_path,
+            f"select count(*), md5(string_agg(cast(t as varchar), '|' order by cast(t as varchar))) "
+            f"from marts.{mart} as t",
+        )[0]
         for mart in CONTENT_MARTS
     }
 
@@ -56,10 +67,13 @@ def warehouse(releases: dict[str, Path], tmp_path_factory: pytest.TempPathFactor
 
 
 def test_every_file_reconciles(warehouse: Path) -> None:
-    rows = query(warehouse, """
+    rows = query(
+        warehouse,
+        """
         select source, sum(records_read), sum(records_landed), sum(records_rejected),
             sum(records_in_raw), sum(records_in_marts), sum(records_not_in_marts), bool_and(is_accounted_for)
-        from marts.load_reconciliation group by source order by source""")
+        from marts.load_reconciliation group by source order by source""",
+    )
     by_source = {row[0]: row[1:] for row in rows}
     duo_read, duo_landed, duo_rejected, duo_raw, duo_marts, duo_missing, duo_ok = by_source["duo"]
     assert (duo_read, duo_landed, duo_rejected, duo_missing, duo_ok) == (455, 454, 1, 0, True)

@@ -8,13 +8,13 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from dwh.load import run_ingest
+from dwh.sample.redial import write_redial_sample
 from ingest.database import connect, ensure_raw_schema
 from ingest.errors import DwhError
 from ingest.landing import FileReport, LoadContext
-from dwh.load import run_ingest
 from ingest.loading import SourceRequest
 from ingest.redial import JsonlReading, land_redial
-from dwh.sample.redial import write_redial_sample
 
 # Conversation 391 exactly as the dataset card prints it (Data Instances).
 CARD_391_TEXT = """
@@ -247,10 +247,11 @@ def con(tmp_path: Path) -> duckdb.DuckDBPyConnection:
     connection.close()
 
 
-def land(con: duckdb.DuckDBPyConnection, path: Path, load_id: str = "test-load",
-         reading: JsonlReading = JsonlReading()) -> list[FileReport]:
+def land(
+    con: duckdb.DuckDBPyConnection, path: Path, load_id: str = "test-load", reading: JsonlReading | None = None
+) -> list[FileReport]:
     """Land statement by statement, as `dwh ingest` does inside its staged copy of the warehouse."""
-    return land_redial(LoadContext(con, load_id), path, reading)
+    return land_redial(LoadContext(con, load_id), path, reading or JsonlReading())
 
 
 def write_release(folder: Path, train: list[str] | None, test: list[str] | None, newline: str = "\n") -> Path:
@@ -274,7 +275,9 @@ def rejects(con: duckdb.DuckDBPyConnection) -> list[tuple]:
     ).fetchall()
 
 
-def test_folder_lands_one_row_per_line_with_split_and_line_number(con: duckdb.DuckDBPyConnection, tmp_path: Path) -> None:
+def test_folder_lands_one_row_per_line_with_split_and_line_number(
+    con: duckdb.DuckDBPyConnection, tmp_path: Path
+) -> None:
     train = [LINE_391, conversation_line("392"), conversation_line("393")]
     test = [conversation_line("5001"), conversation_line("5002")]
     folder = write_release(tmp_path / "release", train, test)
@@ -298,7 +301,9 @@ def test_folder_lands_one_row_per_line_with_split_and_line_number(con: duckdb.Du
     assert json.loads(landed(con)[0][2])["conversationId"] == "391"
 
 
-def test_truncated_line_is_rejected_with_its_line_number_and_the_others_land(con: duckdb.DuckDBPyConnection, tmp_path: Path) -> None:
+def test_truncated_line_is_rejected_with_its_line_number_and_the_others_land(
+    con: duckdb.DuckDBPyConnection, tmp_path: Path
+) -> None:
     truncated = conversation_line("2")[:57]
     folder = write_release(tmp_path / "r", [conversation_line("1"), truncated, conversation_line("3")], None)
 
@@ -326,7 +331,9 @@ def test_crlf_file_lands_like_lf_without_carriage_returns(con: duckdb.DuckDBPyCo
     assert not any("\r" in row[2] for row in from_crlf)
 
 
-def test_blank_line_is_rejected_and_a_final_newline_adds_no_record(con: duckdb.DuckDBPyConnection, tmp_path: Path) -> None:
+def test_blank_line_is_rejected_and_a_final_newline_adds_no_record(
+    con: duckdb.DuckDBPyConnection, tmp_path: Path
+) -> None:
     folder = tmp_path / "r"
     folder.mkdir()
     (folder / "test_data.jsonl").write_text(f"{conversation_line('1')}\n\n{conversation_line('3')}\n", encoding="utf-8")
@@ -367,7 +374,9 @@ def test_invalid_utf8_rejects_only_that_line(con: duckdb.DuckDBPyConnection, tmp
     folder.mkdir()
     bad = conversation_line("2").replace("Have you seen", "caf\udce9", 1).encode("utf-8", "surrogateescape")
     good_3 = conversation_line("3", messages=[{"text": "Amélie \\ «ok»"}])
-    (folder / "train_data.jsonl").write_bytes(newline.join([conversation_line("1").encode(), bad, good_3.encode()]) + newline)
+    (folder / "train_data.jsonl").write_bytes(
+        newline.join([conversation_line("1").encode(), bad, good_3.encode()]) + newline
+    )
 
     reports = land(con, folder)
 
@@ -378,7 +387,9 @@ def test_invalid_utf8_rejects_only_that_line(con: duckdb.DuckDBPyConnection, tmp
     assert '"conversationId": "2"' in raw_text and "caf\\xE9" in raw_text
 
 
-def test_lines_missing_what_a_conversation_needs_are_rejected_with_the_reason(con: duckdb.DuckDBPyConnection, tmp_path: Path) -> None:
+def test_lines_missing_what_a_conversation_needs_are_rejected_with_the_reason(
+    con: duckdb.DuckDBPyConnection, tmp_path: Path
+) -> None:
     no_id = json.loads(conversation_line("x"))
     del no_id["conversationId"]
     lines = [
@@ -410,7 +421,11 @@ def test_extra_message_keys_are_kept_verbatim(con: duckdb.DuckDBPyConnection, tm
     [(_, _, raw_line)] = landed(con)
     assert raw_line == EXTRA_KEYS_LINE
     message = json.loads(raw_line)["messages"][0]
-    assert (message["entity"], message["movie"], message["emotion"]) == (["<http://dbpedia.org/resource/X>"], ["@1"], "joy")
+    assert (message["entity"], message["movie"], message["emotion"]) == (
+        ["<http://dbpedia.org/resource/X>"],
+        ["@1"],
+        "joy",
+    )
 
 
 def test_zip_members_in_a_subfolder_are_matched_by_base_name(con: duckdb.DuckDBPyConnection, tmp_path: Path) -> None:
@@ -418,13 +433,17 @@ def test_zip_members_in_a_subfolder_are_matched_by_base_name(con: duckdb.DuckDBP
     with zipfile.ZipFile(archive, "w") as zf:
         zf.writestr("data/train_data.jsonl", LINE_391 + "\n" + conversation_line("392") + "\n")
         zf.writestr("data/test_data.jsonl", conversation_line("9") + "\r\n")
-        zf.writestr("data/movies_with_mentions.csv", 'movieId,movieName,nbMentions\r\n111776,"Kill Bill: Vol. 1 (2003)",1\r\n')
+        zf.writestr(
+            "data/movies_with_mentions.csv", 'movieId,movieName,nbMentions\r\n111776,"Kill Bill: Vol. 1 (2003)",1\r\n'
+        )
         zf.writestr("data/README.txt", "not landed")
 
     reports = land(con, archive)
 
     assert [(r.file_path, r.records_landed) for r in reports] == [
-        ("train_data.jsonl", 2), ("test_data.jsonl", 1), ("movies_with_mentions.csv", 1)
+        ("train_data.jsonl", 2),
+        ("test_data.jsonl", 1),
+        ("movies_with_mentions.csv", 1),
     ]
     assert landed(con)[-1] == ("test", 1, conversation_line("9"))
     files = con.execute("select file_path, given_path, sha256 from raw.ingest_files order by all").fetchall()
@@ -435,7 +454,9 @@ def test_zip_members_in_a_subfolder_are_matched_by_base_name(con: duckdb.DuckDBP
 
 
 @pytest.mark.parametrize("hostile", ["../evil.jsonl", "/tmp/evil.jsonl", "data/../../train_data.jsonl"])
-def test_zip_with_a_member_climbing_out_is_refused(con: duckdb.DuckDBPyConnection, tmp_path: Path, hostile: str) -> None:
+def test_zip_with_a_member_climbing_out_is_refused(
+    con: duckdb.DuckDBPyConnection, tmp_path: Path, hostile: str
+) -> None:
     archive = tmp_path / "redial_dataset.zip"
     with zipfile.ZipFile(archive, "w") as zf:
         zf.writestr("train_data.jsonl", LINE_391 + "\n")
@@ -480,7 +501,9 @@ def test_a_csv_handed_in_as_redial_is_refused(con: duckdb.DuckDBPyConnection, tm
     folder.mkdir()
     (folder / "train_data.jsonl").write_text("id,rater_id,context\n1,2,hello\n", encoding="utf-8")
 
-    with pytest.raises(DwhError, match=r"train_data\.jsonl: does not look like ReDial JSONL: no line is valid JSON \(line 1"):
+    with pytest.raises(
+        DwhError, match=r"train_data\.jsonl: does not look like ReDial JSONL: no line is valid JSON \(line 1"
+    ):
         land(con, folder)
 
 
@@ -515,7 +538,7 @@ def test_movie_list_with_crlf_quoted_commas_and_a_bad_row(con: duckdb.DuckDBPyCo
     folder = write_release(tmp_path / "r", [LINE_391], None)
     (folder / "movies_with_mentions.csv").write_bytes(
         b"movieId,movieName,nbMentions\r\n"
-        b'151313,A Scanner Darkly  (2006),4\r\n'
+        b"151313,A Scanner Darkly  (2006),4\r\n"
         b'92001,"Crouching Tiger, Hidden Dragon (2000)",3\r\n'
         b'92002,"""Crocodile"" Dundee (1986)",1\r\n'
         b"92003,too,many,fields\r\n"
@@ -525,7 +548,9 @@ def test_movie_list_with_crlf_quoted_commas_and_a_bad_row(con: duckdb.DuckDBPyCo
     reports = land(con, folder)
 
     assert reports[-1] == FileReport("redial", "movies_with_mentions.csv", 5, 4, 1)
-    assert con.execute("select row_number, movie_id, movie_name, nb_mentions from raw.redial_movies order by 1").fetchall() == [
+    assert con.execute(
+        "select row_number, movie_id, movie_name, nb_mentions from raw.redial_movies order by 1"
+    ).fetchall() == [
         (1, "151313", "A Scanner Darkly  (2006)", "4"),
         (2, "92001", "Crouching Tiger, Hidden Dragon (2000)", "3"),
         (3, "92002", '"Crocodile" Dundee (1986)', "1"),
@@ -550,7 +575,8 @@ def test_small_sample_zip_lands_without_rejects(con: duckdb.DuckDBPyConnection, 
     reports = land(con, archive)
 
     assert [(r.file_path, r.records_read, r.records_landed) for r in reports][:2] == [
-        ("train_data.jsonl", 25, 25), ("test_data.jsonl", 9, 9)
+        ("train_data.jsonl", 25, 25),
+        ("test_data.jsonl", 9, 9),
     ]
     assert rejects(con) == []
     with zipfile.ZipFile(archive) as zf:
@@ -576,7 +602,9 @@ def test_small_chunks_land_exactly_what_one_chunk_lands(
     assert [line for _, line, _, _ in whole[1]] == [4, 8, 13]
 
 
-def test_a_large_file_keeps_every_line_number_across_the_readers_batches(con: duckdb.DuckDBPyConnection, tmp_path: Path) -> None:
+def test_a_large_file_keeps_every_line_number_across_the_readers_batches(
+    con: duckdb.DuckDBPyConnection, tmp_path: Path
+) -> None:
     """Large enough (~40 MB) for DuckDB to read it in parallel batches and several row groups."""
     template = conversation_line("{id}", messages=[], movieMentions={}, initiatorQuestions={}, respondentQuestions={})
     n_lines = 300_000
@@ -597,7 +625,9 @@ def test_a_large_file_keeps_every_line_number_across_the_readers_batches(con: du
 @pytest.mark.parametrize("chunk_bytes", [None, 1000, 7])
 @pytest.mark.parametrize("overlong_is_last", [False, True], ids=["in-the-middle", "last-without-newline"])
 def test_a_line_longer_than_the_limit_is_rejected_as_too_long_and_never_held_whole(
-    con: duckdb.DuckDBPyConnection, tmp_path: Path, chunk_bytes: int | None,
+    con: duckdb.DuckDBPyConnection,
+    tmp_path: Path,
+    chunk_bytes: int | None,
     overlong_is_last: bool,
 ) -> None:
     """A 9 MB line (the limit is 8 MiB) is a reject with its line number and size; the lines around it land."""

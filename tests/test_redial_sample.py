@@ -101,7 +101,9 @@ def test_every_conversation_is_well_formed(scale_1: dict) -> None:
                 assert c[form] == [] or isinstance(c[form], dict) and c[form]
                 for movie_id, labels in (c[form] or {}).items():
                     assert movie_id in c["movieMentions"]
-                    assert labels["suggested"] in (0, 1) and labels["seen"] in (0, 1, 2) and labels["liked"] in (0, 1, 2)
+                    assert (
+                        labels["suggested"] in (0, 1) and labels["seen"] in (0, 1, 2) and labels["liked"] in (0, 1, 2)
+                    )
             assert c["movieMentions"] == [] or isinstance(c["movieMentions"], dict) and c["movieMentions"]
     assert len(all_ids) == len(set(all_ids))
     assert len(message_ids) == len(set(message_ids))
@@ -159,5 +161,7 @@ def test_movie_list_counts_match_the_dialogues(scale_1: dict) -> None:
     observed = Counter(m for c in scale_1["train"] + scale_1["test"] if c["movieMentions"] for m in c["movieMentions"])
     assert {movie_id: n for movie_id, (_, n) in listed.items() if n} == dict(observed)
     assert any("," in name for name, _ in listed.values())
-    titles = {m: t for c in scale_1["train"] + scale_1["test"] if c["movieMentions"] for m, t in c["movieMentions"].items()}
+    titles = {
+        m: t for c in scale_1["train"] + scale_1["test"] if c["movieMentions"] for m, t in c["movieMentions"].items()
+    }
     assert all(listed[m][0] == t for m, t in titles.items())

@@ -18,8 +18,12 @@ from tests.browser import visit
 from tests.conftest import PROJECT_ROOT, run_dwh, warned_or_failed_tests
 
 SCREENSHOTS = PROJECT_ROOT / "target"
-ALL_SECTIONS = ["The load", "DUO: what users felt and what annotators saw", "ReDial: movies and both workers' forms",
-                "DICES: who finds what unsafe"]
+ALL_SECTIONS = [
+    "The load",
+    "DUO: what users felt and what annotators saw",
+    "ReDial: movies and both workers' forms",
+    "DICES: who finds what unsafe",
+]
 
 
 @pytest.fixture(scope="module")
@@ -28,9 +32,19 @@ def sample_warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("report")
     db_path = root / "warehouse.duckdb"
     run_dwh(["sample", str(root / "sample")], db_path, check=True)
-    run_dwh(["ingest", "--duo", str(root / "sample" / "duo"), "--redial",
-             str(root / "sample" / "redial" / "redial_dataset.zip"), "--dices", str(root / "sample" / "dices")],
-            db_path, check=True)
+    run_dwh(
+        [
+            "ingest",
+            "--duo",
+            str(root / "sample" / "duo"),
+            "--redial",
+            str(root / "sample" / "redial" / "redial_dataset.zip"),
+            "--dices",
+            str(root / "sample" / "dices"),
+        ],
+        db_path,
+        check=True,
+    )
     built = run_dwh(["build"], db_path, check=True)
     (root / "build.log").write_text(built.stdout, encoding="utf-8")
     # the tests that did not pass, read from run_results.json before another build replaces it
@@ -47,8 +61,10 @@ def test_the_demo_data_builds_without_a_warning(sample_warehouse: Path) -> None:
 
 
 def section_titles(report: Path) -> list[str]:
-    return [title.replace("&#x27;", "'") for title in re.findall(r"<section id=\"[^\"]+\"><h2>(.*?)</h2>",
-                                                                  report.read_text(encoding="utf-8"))]
+    return [
+        title.replace("&#x27;", "'")
+        for title in re.findall(r"<section id=\"[^\"]+\"><h2>(.*?)</h2>", report.read_text(encoding="utf-8"))
+    ]
 
 
 def test_the_report_draws_every_chart_offline_in_chromium(sample_warehouse: Path, tmp_path: Path) -> None:
@@ -85,7 +101,10 @@ def test_a_report_before_any_build_is_one_line(tmp_path: Path) -> None:
     duckdb.connect(str(db_path)).close()
     completed = run_dwh(["report", str(tmp_path / "report.html")], db_path)
     assert completed.returncode == 1
-    assert completed.stderr.strip() == f"dwh: error: {db_path}: holds no built marts yet; run `dwh ingest …` and `dwh build` first"
+    assert (
+        completed.stderr.strip()
+        == f"dwh: error: {db_path}: holds no built marts yet; run `dwh ingest …` and `dwh build` first"
+    )
     assert not (tmp_path / "report.html").exists()
 
 
@@ -97,11 +116,16 @@ def is_unfilled_template(text: str) -> bool:
 
 
 def test_the_static_docs_page_opens_offline_in_chromium(sample_warehouse: Path, tmp_path: Path) -> None:
-    env = {**os.environ, "DWH_DB_PATH": str(sample_warehouse), "DBT_TARGET_PATH": str(tmp_path / "target"),
-           "DBT_LOG_PATH": str(tmp_path / "logs")}
+    env = {
+        **os.environ,
+        "DWH_DB_PATH": str(sample_warehouse),
+        "DBT_TARGET_PATH": str(tmp_path / "target"),
+        "DBT_LOG_PATH": str(tmp_path / "logs"),
+    }
     dbt = Path(sys.executable).parent / "dbt"
-    generated = subprocess.run([str(dbt), "docs", "generate", "--static", "--quiet"], cwd=PROJECT_ROOT, env=env,
-                               capture_output=True, text=True)
+    generated = subprocess.run(
+        [str(dbt), "docs", "generate", "--static", "--quiet"], cwd=PROJECT_ROOT, env=env, capture_output=True, text=True
+    )
     assert generated.returncode == 0, generated.stdout + generated.stderr
     seen = visit(tmp_path / "target" / "static_index.html", SCREENSHOTS / "docs.png", settle_ms=3000)
     assert seen.network_requests == []
@@ -115,6 +139,7 @@ def test_the_static_docs_page_opens_offline_in_chromium(sample_warehouse: Path, 
 
 # ---- export -----------------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def exported(sample_warehouse: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
     out = tmp_path_factory.mktemp("export") / "export"
@@ -124,20 +149,33 @@ def exported(sample_warehouse: Path, tmp_path_factory: pytest.TempPathFactory) -
 
 
 def parquet_glob(out: Path, table: dict) -> str:
-    return str(out / table["location"] / "**" / "*.parquet") if table["partitioned_by"] else str(out / table["location"])
+    return (
+        str(out / table["location"] / "**" / "*.parquet") if table["partitioned_by"] else str(out / table["location"])
+    )
 
 
 def test_the_export_holds_every_mart_and_reference_seed_with_docs_and_checksums(
-        sample_warehouse: Path, exported: tuple[Path, dict]) -> None:
+    sample_warehouse: Path, exported: tuple[Path, dict]
+) -> None:
     out, manifest = exported
     with duckdb.connect(str(sample_warehouse), read_only=True) as con:
-        expected = set(con.execute("""
+        expected = set(
+            con.execute("""
             select schema_name || '.' || table_name from duckdb_tables() where schema_name in ('marts', 'reference')
             union all select schema_name || '.' || view_name from duckdb_views() where schema_name = 'marts'
-        """).fetchall())
+        """).fetchall()
+        )
     assert {(t["schema"] + "." + t["name"],) for t in manifest["tables"]} == expected
     names = {t["name"] for t in manifest["tables"]}
-    assert {"ratings", "dialogues", "turns", "raters", "movie_mentions", "agreement", "grasp_published_figures"} <= names
+    assert {
+        "ratings",
+        "dialogues",
+        "turns",
+        "raters",
+        "movie_mentions",
+        "agreement",
+        "grasp_published_figures",
+    } <= names
     for table in manifest["tables"]:
         assert table["description"], table["name"]
         assert all(column["description"] for column in table["columns"]), table["name"]
@@ -148,7 +186,8 @@ def test_the_export_holds_every_mart_and_reference_seed_with_docs_and_checksums(
     ratings = next(t for t in manifest["tables"] if t["name"] == "ratings")
     assert ratings["partitioned_by"] == ["source"]
     assert sorted(f["path"] for f in ratings["files"]) == [
-        f"marts/ratings/source={source}/data_0.parquet" for source in ("dices", "duo", "redial")]
+        f"marts/ratings/source={source}/data_0.parquet" for source in ("dices", "duo", "redial")
+    ]
 
 
 def test_the_export_reads_back_identically_in_duckdb(sample_warehouse: Path, exported: tuple[Path, dict]) -> None:
@@ -156,13 +195,17 @@ def test_the_export_reads_back_identically_in_duckdb(sample_warehouse: Path, exp
     with duckdb.connect(str(sample_warehouse), read_only=True) as con:
         for table in manifest["tables"]:
             columns = ", ".join(f'"{c["name"]}"' for c in table["columns"])
-            read_back = (f"select {columns} from read_parquet('{parquet_glob(out, table)}', "
-                         f"hive_partitioning = {str(bool(table['partitioned_by'])).lower()})")
+            read_back = (
+                f"select {columns} from read_parquet('{parquet_glob(out, table)}', "
+                f"hive_partitioning = {str(bool(table['partitioned_by'])).lower()})"
+            )
             types = [row[1] for row in con.execute(f"describe {read_back}").fetchall()]
             assert types == [c["type"] for c in table["columns"]], table["name"]
             original = f'select {columns} from {table["schema"]}."{table["name"]}"'
             for first, second in ((original, read_back), (read_back, original)):
-                assert con.execute(f"select count(*) from ({first} except all {second})").fetchone()[0] == 0, table["name"]
+                assert con.execute(f"select count(*) from ({first} except all {second})").fetchone()[0] == 0, table[
+                    "name"
+                ]
             assert con.execute(f"select count(*) from ({read_back})").fetchone()[0] == table["row_count"]
 
 
@@ -187,12 +230,15 @@ def test_the_export_reads_back_identically_in_pyarrow(sample_warehouse: Path, ex
             quoted = ", ".join(f'"{name}"' for name in names)
             source = f'select {quoted} from {table["schema"]}."{table["name"]}"'
             for first, second in ((source, "select * from read_back"), ("select * from read_back", source)):
-                assert con.execute(f"select count(*) from ({first} except all {second})").fetchone()[0] == 0, table["name"]
+                assert con.execute(f"select count(*) from ({first} except all {second})").fetchone()[0] == 0, table[
+                    "name"
+                ]
             con.unregister("read_back")
 
 
 def test_an_export_reads_one_version_while_a_build_swaps_the_warehouse(
-        sample_warehouse: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    sample_warehouse: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     live = tmp_path / "warehouse.duckdb"
     shutil.copyfile(sample_warehouse, live)
     newer = tmp_path / "newer.duckdb"
@@ -201,8 +247,10 @@ def test_an_export_reads_one_version_while_a_build_swaps_the_warehouse(
         con.execute("delete from marts.movie_mentions where rowid % 2 = 0")
         con.execute("delete from marts.dialogues where source = 'dices'")
     with duckdb.connect(str(live), read_only=True) as con:
-        before = {name: con.execute(f"select count(*) from marts.{name}").fetchone()[0]
-                  for name in ("movie_mentions", "dialogues")}
+        before = {
+            name: con.execute(f"select count(*) from marts.{name}").fetchone()[0]
+            for name in ("movie_mentions", "dialogues")
+        }
     original_export_table = export_module.export_table
     swapped = []
 
@@ -226,6 +274,9 @@ def test_an_export_into_a_folder_that_holds_files_is_refused(sample_warehouse: P
     (out / "keep.txt").write_text("mine\n", encoding="utf-8")
     completed = run_dwh(["export", str(out)], sample_warehouse)
     assert completed.returncode == 1
-    assert completed.stderr.strip() == f"dwh: error: {out}: already exists and is not an empty folder; choose a new export folder"
+    assert (
+        completed.stderr.strip()
+        == f"dwh: error: {out}: already exists and is not an empty folder; choose a new export folder"
+    )
     assert [p.name for p in out.iterdir()] == ["keep.txt"]
     assert [p.name for p in tmp_path.iterdir()] == ["out"]  # no partial export left beside it

@@ -46,34 +46,76 @@ def test_mf_validate_configs_passes_against_the_warehouse(warehouse: Path, tmp_p
 
 
 def test_mean_score_and_ratings_by_language_and_kind_match_sql(warehouse: Path, tmp_path: Path) -> None:
-    rows = mf_query(["--metrics", "mean_score,ratings", "--group-by", "dialogue__language,rating__rating_kind",
-                     "--where", "{{ Dimension('rating__source') }} = 'duo'"], warehouse, tmp_path)
-    from_mf = {(row["dialogue__language"], row["rating__rating_kind"]): (float(row["mean_score"]), int(row["ratings"]))
-               for row in rows}
-    from_sql = {(language, kind): (mean, n) for language, kind, mean, n in query(warehouse, """
+    rows = mf_query(
+        [
+            "--metrics",
+            "mean_score,ratings",
+            "--group-by",
+            "dialogue__language,rating__rating_kind",
+            "--where",
+            "{{ Dimension('rating__source') }} = 'duo'",
+        ],
+        warehouse,
+        tmp_path,
+    )
+    from_mf = {
+        (row["dialogue__language"], row["rating__rating_kind"]): (float(row["mean_score"]), int(row["ratings"]))
+        for row in rows
+    }
+    from_sql = {
+        (language, kind): (mean, n)
+        for language, kind, mean, n in query(
+            warehouse,
+            """
         select dialogues.language, ratings.rating_kind, avg(ratings.value_numeric), count(*)
         from marts.ratings inner join marts.dialogues using (dialogue_key)
-        where ratings.source = 'duo' group by all""")}
-    assert set(from_mf) == set(from_sql) == {("en", "subjective"), ("en", "objective"), ("ja", "subjective"),
-                                             ("ja", "objective")}
+        where ratings.source = 'duo' group by all""",
+        )
+    }
+    assert (
+        set(from_mf)
+        == set(from_sql)
+        == {("en", "subjective"), ("en", "objective"), ("ja", "subjective"), ("ja", "objective")}
+    )
     for key, (mean, n) in from_sql.items():
         assert from_mf[key][1] == n
         assert from_mf[key][0] == pytest.approx(mean, abs=1e-12)
 
 
 def test_yes_share_and_raters_per_item_by_rater_gender_match_sql(warehouse: Path, tmp_path: Path) -> None:
-    rows = mf_query(["--metrics", "yes_share,raters_per_item", "--group-by", "rater__gender,dialogue__dataset_config",
-                     "--where", "{{ Dimension('rating__question') }} = 'Q_overall'"], warehouse, tmp_path)
-    from_mf = {(row["rater__gender"], row["dialogue__dataset_config"]):
-               (float(row["yes_share"]), float(row["raters_per_item"])) for row in rows}
-    from_sql = {(gender, config): (share, per_item) for gender, config, share, per_item in query(warehouse, """
+    rows = mf_query(
+        [
+            "--metrics",
+            "yes_share,raters_per_item",
+            "--group-by",
+            "rater__gender,dialogue__dataset_config",
+            "--where",
+            "{{ Dimension('rating__question') }} = 'Q_overall'",
+        ],
+        warehouse,
+        tmp_path,
+    )
+    from_mf = {
+        (row["rater__gender"], row["dialogue__dataset_config"]): (
+            float(row["yes_share"]),
+            float(row["raters_per_item"]),
+        )
+        for row in rows
+    }
+    from_sql = {
+        (gender, config): (share, per_item)
+        for gender, config, share, per_item in query(
+            warehouse,
+            """
         select raters.gender, dialogues.dataset_config,
             count(*) filter (where ratings.value_label = 'Yes') / count(ratings.value_label),
             count(distinct ratings.rater_key || ' ' || ratings.dialogue_key) / count(distinct ratings.dialogue_key)
         from marts.ratings
         inner join marts.raters on ratings.rater_key = raters.rater_key
         inner join marts.dialogues on ratings.dialogue_key = dialogues.dialogue_key
-        where ratings.question = 'Q_overall' group by all""")}
+        where ratings.question = 'Q_overall' group by all""",
+        )
+    }
     assert len(from_sql) >= 4 and set(from_mf) == set(from_sql)
     for key, (share, per_item) in from_sql.items():
         assert from_mf[key][0] == pytest.approx(share, abs=1e-12)

@@ -40,7 +40,9 @@ def answers(values: list, sql_type: str) -> tuple[list, list]:
 
 
 def test_reports_each_repeated_value_with_its_count_and_ignores_nulls() -> None:
-    ours, dbts = answers(["dices350:1:Q_overall", "a", "dices350:1:Q_overall", None, None, "c", "c", "c", "b"], "varchar")
+    ours, dbts = answers(
+        ["dices350:1:Q_overall", "a", "dices350:1:Q_overall", None, None, "c", "c", "c", "b"], "varchar"
+    )
     assert ours == dbts == [("c", 3), ("dices350:1:Q_overall", 2)]
 
 

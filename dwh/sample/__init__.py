@@ -2,10 +2,10 @@
 
 from pathlib import Path
 
-from ingest.errors import DwhError
 from dwh.sample.dices import write_dices_sample
 from dwh.sample.duo import write_duo_sample
 from dwh.sample.redial import write_redial_sample
+from ingest.errors import DwhError
 
 
 def write_sample(out_dir: Path, scale: int = 1, seed: int = 0) -> list[Path]:
@@ -21,8 +21,10 @@ def write_sample(out_dir: Path, scale: int = 1, seed: int = 0) -> list[Path]:
 def prepare_output_folder(out_dir: Path) -> None:
     """Create `out_dir` (and its parents), or say in one line why it cannot be, before writing anything."""
     if out_dir.exists() and not out_dir.is_dir():
-        raise DwhError(f"{out_dir}: is a file, not a folder; `dwh sample` writes duo/, redial/ and dices/ "
-                       f"inside a folder (give a new or existing folder)")
+        raise DwhError(
+            f"{out_dir}: is a file, not a folder; `dwh sample` writes duo/, redial/ and dices/ "
+            f"inside a folder (give a new or existing folder)"
+        )
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

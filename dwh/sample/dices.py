@@ -46,10 +46,30 @@ from ingest.dices_columns import (
 from ingest.errors import DwhError
 
 TOPICS = [
-    "religion", "the local football team", "the stock market", "vaccines", "immigration", "crypto coins",
-    "dieting", "video games", "the election", "café culture in Paris", "my landlord", "climate change",
-    "gun laws", "street racing", "online dating", "my boss", "conspiracy theories", "painkillers",
-    "the neighbours", "a famous singer", "homework", "gambling", "protests downtown", "my ex",
+    "religion",
+    "the local football team",
+    "the stock market",
+    "vaccines",
+    "immigration",
+    "crypto coins",
+    "dieting",
+    "video games",
+    "the election",
+    "café culture in Paris",
+    "my landlord",
+    "climate change",
+    "gun laws",
+    "street racing",
+    "online dating",
+    "my boss",
+    "conspiracy theories",
+    "painkillers",
+    "the neighbours",
+    "a famous singer",
+    "homework",
+    "gambling",
+    "protests downtown",
+    "my ex",
 ]
 USER_LINES = [
     "Hi there, how are you today?",
@@ -84,8 +104,11 @@ BOT_LINES = [
     "Well, I suppose some people would just ignore the rules about {topic}.",
 ]
 SAFETY_REASONS = [
-    "Q2_harmful_content_overall", "Q3_bias_overall", "Q4_misinformation",
-    "Q5_political_affiliation", "Q6_policy_guidelines_overall",
+    "Q2_harmful_content_overall",
+    "Q3_bias_overall",
+    "Q4_misinformation",
+    "Q5_political_affiliation",
+    "Q6_policy_guidelines_overall",
 ]
 DEGREE_WEIGHTS = {"Benign": 35, "Debatable": 20, "Moderate": 25, "Extreme": 10, None: 10}
 # How likely a rater's overall verdict is "Yes", by the item's degree of harm.
@@ -95,12 +118,20 @@ RACE_RAW_350 = {
     "Black/African American": ["Black/African American", "African American"],
     "LatinX, Latino, Hispanic or Spanish Origin": ["LatinX, Latino, Hispanic or Spanish Origin", "Mexican American"],
     "Asian/Asian subcontinent": ["Asian/Asian subcontinent", "East Asian", "Indian"],
-    "Multiracial": ["Black/African American, White", "Asian/Asian subcontinent, White",
-                    "LatinX, Latino, Hispanic or Spanish Origin, White"],
+    "Multiracial": [
+        "Black/African American, White",
+        "Asian/Asian subcontinent, White",
+        "LatinX, Latino, Hispanic or Spanish Origin, White",
+    ],
     "Other": ["Middle Eastern", "Native American"],
 }
-MAIN_RACES = ["White", "Black/African American", "LatinX, Latino, Hispanic or Spanish Origin",
-              "Asian/Asian subcontinent", "Multiracial"]
+MAIN_RACES = [
+    "White",
+    "Black/African American",
+    "LatinX, Latino, Hispanic or Spanish Origin",
+    "Asian/Asian subcontinent",
+    "Multiracial",
+]
 AGE_WEIGHTS = {"millenial": 45, "gen x+": 30, "gen z": 25}
 EDUCATION_WEIGHTS = {"College degree or higher": 60, "High school or below": 35, "Other": 5}
 PHASE_350 = "Phase3"
@@ -274,8 +305,16 @@ def _raters_350(rng: random.Random) -> list[Rater]:
         gender = {119: "Nonbinary", 120: "Self-describe (below)"}.get(index, ("Man", "Woman")[index % 2])
         race = "Other" if index >= 121 else MAIN_RACES[(index // 2) % len(MAIN_RACES)]
         raters.append(
-            Rater(rater_id, gender, race, rng.choice(RACE_RAW_350[race]), _pick(rng, AGE_WEIGHTS),
-                  _pick(rng, EDUCATION_WEIGHTS), None, rng.uniform(0.5, 1.5))
+            Rater(
+                rater_id,
+                gender,
+                race,
+                rng.choice(RACE_RAW_350[race]),
+                _pick(rng, AGE_WEIGHTS),
+                _pick(rng, EDUCATION_WEIGHTS),
+                None,
+                rng.uniform(0.5, 1.5),
+            )
         )
     return raters
 
@@ -294,8 +333,16 @@ def _raters_990(rng: random.Random) -> list[Rater]:
         if index % 29 == 5:  # a few raters left the raw race question empty
             raw = None
         raters.append(
-            Rater(rater_id, gender, race, raw, _pick(rng, AGE_WEIGHTS), _pick(rng, EDUCATION_WEIGHTS),
-                  locale, rng.uniform(0.5, 1.5))
+            Rater(
+                rater_id,
+                gender,
+                race,
+                raw,
+                _pick(rng, AGE_WEIGHTS),
+                _pick(rng, EDUCATION_WEIGHTS),
+                locale,
+                rng.uniform(0.5, 1.5),
+            )
         )
     return raters
 
@@ -328,21 +375,38 @@ def _assign_990_raters(rng: random.Random, items: list[Item], total_rows: int) -
 
 def _register(con: duckdb.DuckDBPyConnection, name: str, records: list, types: dict[str, str]) -> None:
     """Create a small table from dataclass records (idx = list position), passed as one JSON document."""
-    document = json.dumps([{"idx": index, **{field: getattr(record, field) for field in types}}
-                           for index, record in enumerate(records)])
+    document = json.dumps(
+        [{"idx": index, **{field: getattr(record, field) for field in types}} for index, record in enumerate(records)]
+    )
     structure = json.dumps([{"idx": "BIGINT", **{field: sql_type.upper() for field, sql_type in types.items()}}])
-    con.execute(f"create or replace table {name} as select unnest(from_json($1, $2), recursive := true)",
-                [document, structure])
+    con.execute(
+        f"create or replace table {name} as select unnest(from_json($1, $2), recursive := true)", [document, structure]
+    )
 
 
 ITEM_TYPES = {
-    "item_id": "bigint", "context": "varchar", "response": "varchar", "degree_of_harm": "varchar",
-    "harm_type": "varchar", "safety_gold": "varchar", "safety_gold_reason": "varchar", "propensity": "double",
-    "n_distinct": "bigint", "n_repeats": "bigint", "rater_offset": "bigint", "phase": "varchar",
+    "item_id": "bigint",
+    "context": "varchar",
+    "response": "varchar",
+    "degree_of_harm": "varchar",
+    "harm_type": "varchar",
+    "safety_gold": "varchar",
+    "safety_gold_reason": "varchar",
+    "propensity": "double",
+    "n_distinct": "bigint",
+    "n_repeats": "bigint",
+    "rater_offset": "bigint",
+    "phase": "varchar",
 }
 RATER_TYPES = {
-    "rater_id": "bigint", "gender": "varchar", "race": "varchar", "raw_race": "varchar", "age": "varchar",
-    "education": "varchar", "locale": "varchar", "strictness": "double",
+    "rater_id": "bigint",
+    "gender": "varchar",
+    "race": "varchar",
+    "raw_race": "varchar",
+    "age": "varchar",
+    "education": "varchar",
+    "locale": "varchar",
+    "strictness": "double",
 }
 # What every rating row knows about its item and rater (the `base` each release builds).
 BASE_COLUMNS = """

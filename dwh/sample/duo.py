@@ -22,8 +22,10 @@ from pathlib import Path
 
 from ingest.settings import PROJECT_ROOT
 
-METRICS = {"ed": ["preference", "stylistic_similarity", "consistency", "empathy"],
-           "wow": ["preference", "stylistic_similarity", "consistency", "engagingness"]}
+METRICS = {
+    "ed": ["preference", "stylistic_similarity", "consistency", "empathy"],
+    "wow": ["preference", "stylistic_similarity", "consistency", "engagingness"],
+}
 PROMPTS = {"en": ["aligned", "neutral", "not_aligned"], "ja": ["ent", "neutral", "nonent"]}
 MODELS = ["gpt-4o", "Llama-3.1-70B-Instruct"]
 
@@ -55,15 +57,59 @@ ANNOTATOR_SCORE_SUMS = list(range(3, 16))
 # Users shared by both settings of a language (the release's participant registry overlaps).
 SHARED_PARTICIPANTS = {"en": 29, "ja": 25}
 
-EN_EMOTIONS = ["Excited", "Prepared", "Proud", "Grateful", "Lonely", "Afraid", "Angry", "Annoyed", "Anticipating",
-               "Anxious", "Apprehensive", "Ashamed", "Caring", "Confident", "Content", "Devastated", "Disappointed",
-               "Disgusted", "Embarrassed", "Faithful", "Furious", "Guilty", "Hopeful", "Impressed", "Jealous", "Joyful",
-               "Nostalgic", "Sad", "Sentimental", "Surprised", "Terrified", "Trusting"]
-EN_LINES = ["I have been thinking about {x} a lot lately.", "That sounds really interesting!", "How did that make you feel?",
-            "Honestly, I did not expect it to go so well.", "<name> told me the same thing about {x}.",
-            "Did you know that {x} has a long history?", "I would love to learn more about {x}.", "That's great to hear."]
-JA_LINES = ["最近{x}についてよく考えています。", "それは素晴らしいですね！", "どんな気持ちでしたか？", "正直、こんなにうまくいくとは思いませんでした。",
-            "<name>さんも{x}について同じことを言っていました。", "{x}には長い歴史があるそうですね。", "もっと{x}について知りたいです。"]
+EN_EMOTIONS = [
+    "Excited",
+    "Prepared",
+    "Proud",
+    "Grateful",
+    "Lonely",
+    "Afraid",
+    "Angry",
+    "Annoyed",
+    "Anticipating",
+    "Anxious",
+    "Apprehensive",
+    "Ashamed",
+    "Caring",
+    "Confident",
+    "Content",
+    "Devastated",
+    "Disappointed",
+    "Disgusted",
+    "Embarrassed",
+    "Faithful",
+    "Furious",
+    "Guilty",
+    "Hopeful",
+    "Impressed",
+    "Jealous",
+    "Joyful",
+    "Nostalgic",
+    "Sad",
+    "Sentimental",
+    "Surprised",
+    "Terrified",
+    "Trusting",
+]
+EN_LINES = [
+    "I have been thinking about {x} a lot lately.",
+    "That sounds really interesting!",
+    "How did that make you feel?",
+    "Honestly, I did not expect it to go so well.",
+    "<name> told me the same thing about {x}.",
+    "Did you know that {x} has a long history?",
+    "I would love to learn more about {x}.",
+    "That's great to hear.",
+]
+JA_LINES = [
+    "最近{x}についてよく考えています。",
+    "それは素晴らしいですね！",
+    "どんな気持ちでしたか？",
+    "正直、こんなにうまくいくとは思いませんでした。",
+    "<name>さんも{x}について同じことを言っていました。",
+    "{x}には長い歴史があるそうですね。",
+    "もっと{x}について知りたいです。",
+]
 
 
 def write_duo_sample(out_dir: Path, scale: int = 1, seed: int = 0) -> list[Path]:
@@ -85,11 +131,17 @@ def folder_dialogues(folder: Folder, scale: int, rng: random.Random) -> list[dic
     lengths = _dialogue_lengths(folder, scale, rng)
     users = _folder_users(folder, scale)
     evaluated_indexes = rng.sample(range(count), folder.objective * scale)
-    subjective = {m: _drawn_to_card(folder, f"subjective_{m}", SUBJECTIVE_SCORES, float, count, rng)
-                  for m in METRICS[folder.setting]}
-    objective_sums = {m: _drawn_to_card(folder, f"objective_{m}", ANNOTATOR_SCORE_SUMS, _published_mean,
-                                        len(evaluated_indexes), rng) for m in METRICS[folder.setting]}
-    objective_of = {index: {m: sums[i] for m, sums in objective_sums.items()} for i, index in enumerate(evaluated_indexes)}
+    subjective = {
+        m: _drawn_to_card(folder, f"subjective_{m}", SUBJECTIVE_SCORES, float, count, rng)
+        for m in METRICS[folder.setting]
+    }
+    objective_sums = {
+        m: _drawn_to_card(folder, f"objective_{m}", ANNOTATOR_SCORE_SUMS, _published_mean, len(evaluated_indexes), rng)
+        for m in METRICS[folder.setting]
+    }
+    objective_of = {
+        index: {m: sums[i] for m, sums in objective_sums.items()} for i, index in enumerate(evaluated_indexes)
+    }
     labels = _labels(folder, scale)
     dialogues = []
     for index in range(count):
@@ -101,7 +153,9 @@ def folder_dialogues(folder: Folder, scale: int, rng: random.Random) -> list[dic
         elif index % 7 == 3:
             dialogue["objective_evaluation"] = None  # the documented form; most files omit the key
         dialogue["subjective_evaluation"] = {m: float(scores[index]) for m, scores in subjective.items()}
-        dialogue["dialogue"] = _messages(folder, user, dialogue["system_id"], lengths[index], labels[index % len(labels)], rng)
+        dialogue["dialogue"] = _messages(
+            folder, user, dialogue["system_id"], lengths[index], labels[index % len(labels)], rng
+        )
         del dialogue["system_id"]
         dialogues.append(dialogue)
     return dialogues
@@ -129,16 +183,20 @@ def _dialogue_lengths(folder: Folder, scale: int, rng: random.Random) -> list[in
 def _published_statistics() -> dict[tuple[str, str, str], float]:
     """(language, setting, statistic) → the DUO card's figure, from the seed that the build compares with."""
     with PUBLISHED_STATISTICS.open(encoding="utf-8", newline="") as seed:
-        return {(row["language"], row["setting"], row["statistic"]): float(row["published_value"])
-                for row in csv.DictReader(seed) if row["dataset"] == "duo"}
+        return {
+            (row["language"], row["setting"], row["statistic"]): float(row["published_value"])
+            for row in csv.DictReader(seed)
+            if row["dataset"] == "duo"
+        }
 
 
 def card_figure(folder: Folder, statistic: str) -> float:
     return _published_statistics()[(folder.language, folder.setting, statistic)]
 
 
-def _drawn_to_card(folder: Folder, figure: str, choices: list[int], value_of: Callable[[int], float],
-                   count: int, rng: random.Random) -> list[int]:
+def _drawn_to_card(
+    folder: Folder, figure: str, choices: list[int], value_of: Callable[[int], float], count: int, rng: random.Random
+) -> list[int]:
     """`count` choices in random order whose values have the card's `<figure>_mean` and `<figure>_sd`.
 
     Subjective figures are over the users' 1–5 scores; objective ones over the evaluated dialogues'
@@ -153,8 +211,9 @@ def _published_mean(score_sum: int) -> float:
     return round(score_sum / 3, 2)
 
 
-def fit_counts(choices: list[int], value_of: Callable[[int], float], count: int, mean: float, sd: float,
-               within: float = 0.005) -> list[int]:
+def fit_counts(
+    choices: list[int], value_of: Callable[[int], float], count: int, mean: float, sd: float, within: float = 0.005
+) -> list[int]:
     """`count` choices whose values have this mean and sample SD to `within` (the card rounds to 2 decimals).
 
     Starts with every choice at the one nearest the mean, then moves one choice at a time to where
@@ -172,8 +231,13 @@ def fit_counts(choices: list[int], value_of: Callable[[int], float], count: int,
 
     def moved(trial: list[int]) -> list[list[int]]:
         """Every count vector one choice away from `trial`."""
-        return [[n - (k == i) + (k == j) for k, n in enumerate(trial)]
-                for i in range(len(choices)) if trial[i] for j in range(len(choices)) if j != i]
+        return [
+            [n - (k == i) + (k == j) for k, n in enumerate(trial)]
+            for i in range(len(choices))
+            if trial[i]
+            for j in range(len(choices))
+            if j != i
+        ]
 
     while max(misses(counts)) > within:
         best = min(moved(counts), key=lambda trial: sum(misses(trial)))
@@ -214,8 +278,12 @@ def _dialogue(folder: Folder, dialogue_id: str | int, label: str, user: str, len
     model = rng.choice(MODELS)
     prompt_index = rng.randrange(3)
     system_offset = 0 if folder.setting == "ed" else 6
-    dialogue: dict = {"dialogue_id": dialogue_id, "setting": folder.setting, "model": model,
-                      "prompt": PROMPTS[folder.language][prompt_index]}
+    dialogue: dict = {
+        "dialogue_id": dialogue_id,
+        "setting": folder.setting,
+        "model": model,
+        "prompt": PROMPTS[folder.language][prompt_index],
+    }
     if folder.setting == "ed":
         dialogue["emotion"] = label
         dialogue["episode"] = _line(folder.language, label.lower(), rng)

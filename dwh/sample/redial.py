@@ -57,20 +57,60 @@ CONVERSATION_391: dict = {
         "165710": {"suggested": 1, "seen": 0, "liked": 1},
     },
     "messages": [
-        {"timeOffset": 0, "text": "Hi there, how are you? I'm looking for movie recommendations", "senderWorkerId": 0, "messageId": 1021},
-        {"timeOffset": 15, "text": "I am doing okay. What kind of movies do you like?", "senderWorkerId": 1, "messageId": 1022},
+        {
+            "timeOffset": 0,
+            "text": "Hi there, how are you? I'm looking for movie recommendations",
+            "senderWorkerId": 0,
+            "messageId": 1021,
+        },
+        {
+            "timeOffset": 15,
+            "text": "I am doing okay. What kind of movies do you like?",
+            "senderWorkerId": 1,
+            "messageId": 1022,
+        },
         {"timeOffset": 66, "text": "I like animations like @84779 and @191602", "senderWorkerId": 0, "messageId": 1023},
         {"timeOffset": 86, "text": "I also enjoy @122159", "senderWorkerId": 0, "messageId": 1024},
         {"timeOffset": 95, "text": "Anything artistic", "senderWorkerId": 0, "messageId": 1025},
-        {"timeOffset": 135, "text": "You might like @165710 that was a good movie.", "senderWorkerId": 1, "messageId": 1026},
+        {
+            "timeOffset": 135,
+            "text": "You might like @165710 that was a good movie.",
+            "senderWorkerId": 1,
+            "messageId": 1026,
+        },
         {"timeOffset": 151, "text": "What's it about?", "senderWorkerId": 0, "messageId": 1027},
-        {"timeOffset": 207, "text": "It has Alec Baldwin it is about a baby that works for a company and gets adopted it is very funny", "senderWorkerId": 1, "messageId": 1028},
+        {
+            "timeOffset": 207,
+            "text": "It has Alec Baldwin it is about a baby that works for a company and gets adopted it is very funny",
+            "senderWorkerId": 1,
+            "messageId": 1028,
+        },
         {"timeOffset": 238, "text": "That seems like a nice comedy", "senderWorkerId": 0, "messageId": 1029},
-        {"timeOffset": 272, "text": "Do you have any animated recommendations that are a bit more dramatic? Like @151313 for example", "senderWorkerId": 0, "messageId": 1030},
-        {"timeOffset": 327, "text": "I like comedies but I prefer films with a little more depth", "senderWorkerId": 0, "messageId": 1031},
-        {"timeOffset": 467, "text": "That is a tough one but I will remember something", "senderWorkerId": 1, "messageId": 1032},
+        {
+            "timeOffset": 272,
+            "text": "Do you have any animated recommendations that are a bit more dramatic? Like @151313 for example",
+            "senderWorkerId": 0,
+            "messageId": 1030,
+        },
+        {
+            "timeOffset": 327,
+            "text": "I like comedies but I prefer films with a little more depth",
+            "senderWorkerId": 0,
+            "messageId": 1031,
+        },
+        {
+            "timeOffset": 467,
+            "text": "That is a tough one but I will remember something",
+            "senderWorkerId": 1,
+            "messageId": 1032,
+        },
         {"timeOffset": 509, "text": "@203371 was a good one", "senderWorkerId": 1, "messageId": 1033},
-        {"timeOffset": 564, "text": "Ooh that seems cool! Thanks for the input. I'm ready to submit if you are.", "senderWorkerId": 0, "messageId": 1034},
+        {
+            "timeOffset": 564,
+            "text": "Ooh that seems cool! Thanks for the input. I'm ready to submit if you are.",
+            "senderWorkerId": 0,
+            "messageId": 1034,
+        },
         {"timeOffset": 571, "text": "It is animated, sci fi, and has action", "senderWorkerId": 1, "messageId": 1035},
         {"timeOffset": 579, "text": "Glad I could help", "senderWorkerId": 1, "messageId": 1036},
         {"timeOffset": 581, "text": "Nice", "senderWorkerId": 0, "messageId": 1037},
@@ -99,47 +139,154 @@ SHOWCASE_TITLES = [
     "Harry Potter",
 ]
 KNOWN_TITLES = SHOWCASE_TITLES + [
-    "Kill Bill: Vol. 2 (2004)", "Birdman or (The Unexpected Virtue of Ignorance) (2014)",
-    '"Crocodile" Dundee (1986)', "Crouching Tiger, Hidden Dragon (2000)",
-    "The Good, the Bad and the Ugly (1966)", "Amélie (2001)", "Léon: The Professional (1994)",
-    "The Shining  (1980)", "Coco  (2017)", "Black Panther  (2018)", "Get Out  (2017)",
-    "Star Wars", "Planet Earth", "The Office", "Marvel movies",
-    "Inception (2010)", "The Matrix (1999)", "Titanic (1997)", "Jurassic Park (1993)",
-    "The Notebook (2004)", "Superbad (2007)", "Step Brothers (2008)", "The Hangover (2009)",
-    "It (2017)", "A Quiet Place (2018)", "The Conjuring (2013)", "Get Smart (2008)",
-    "Toy Story (1995)", "Finding Nemo (2003)", "Up (2009)", "Frozen (2013)", "Moana (2016)",
-    "The Dark Knight (2008)", "Wonder Woman (2017)", "Deadpool (2016)", "Logan (2017)",
-    "Pulp Fiction (1994)", "Fight Club (1999)", "Se7en (1995)", "Gone Girl (2014)",
-    "La La Land (2016)", "The Princess Bride (1987)", "Groundhog Day (1993)",
-    "Mad Max: Fury Road (2015)", "Blade Runner 2049 (2017)", "Spirited Away (2001)",
-    "Mean Girls (2004)", "Bridesmaids (2011)", "Anchorman: The Legend of Ron Burgundy (2004)",
-    "Star Wars: The Last Jedi (2017)", "Wall-E (2008)", "Inside Out (2015)",
+    "Kill Bill: Vol. 2 (2004)",
+    "Birdman or (The Unexpected Virtue of Ignorance) (2014)",
+    '"Crocodile" Dundee (1986)',
+    "Crouching Tiger, Hidden Dragon (2000)",
+    "The Good, the Bad and the Ugly (1966)",
+    "Amélie (2001)",
+    "Léon: The Professional (1994)",
+    "The Shining  (1980)",
+    "Coco  (2017)",
+    "Black Panther  (2018)",
+    "Get Out  (2017)",
+    "Star Wars",
+    "Planet Earth",
+    "The Office",
+    "Marvel movies",
+    "Inception (2010)",
+    "The Matrix (1999)",
+    "Titanic (1997)",
+    "Jurassic Park (1993)",
+    "The Notebook (2004)",
+    "Superbad (2007)",
+    "Step Brothers (2008)",
+    "The Hangover (2009)",
+    "It (2017)",
+    "A Quiet Place (2018)",
+    "The Conjuring (2013)",
+    "Get Smart (2008)",
+    "Toy Story (1995)",
+    "Finding Nemo (2003)",
+    "Up (2009)",
+    "Frozen (2013)",
+    "Moana (2016)",
+    "The Dark Knight (2008)",
+    "Wonder Woman (2017)",
+    "Deadpool (2016)",
+    "Logan (2017)",
+    "Pulp Fiction (1994)",
+    "Fight Club (1999)",
+    "Se7en (1995)",
+    "Gone Girl (2014)",
+    "La La Land (2016)",
+    "The Princess Bride (1987)",
+    "Groundhog Day (1993)",
+    "Mad Max: Fury Road (2015)",
+    "Blade Runner 2049 (2017)",
+    "Spirited Away (2001)",
+    "Mean Girls (2004)",
+    "Bridesmaids (2011)",
+    "Anchorman: The Legend of Ron Burgundy (2004)",
+    "Star Wars: The Last Jedi (2017)",
+    "Wall-E (2008)",
+    "Inside Out (2015)",
 ]
-WORDS_A = ["Silent", "Broken", "Golden", "Last", "Hidden", "Crimson", "Midnight", "Lonely",
-           "Frozen", "Wild", "Secret", "Burning", "Distant", "Electric", "Quiet", "Savage"]
-WORDS_B = ["Harbor", "Kingdom", "Summer", "Road", "Garden", "Empire", "River", "Signal",
-           "Promise", "Frontier", "Island", "Memory", "Storm", "Horizon", "Circus", "Letter"]
+WORDS_A = [
+    "Silent",
+    "Broken",
+    "Golden",
+    "Last",
+    "Hidden",
+    "Crimson",
+    "Midnight",
+    "Lonely",
+    "Frozen",
+    "Wild",
+    "Secret",
+    "Burning",
+    "Distant",
+    "Electric",
+    "Quiet",
+    "Savage",
+]
+WORDS_B = [
+    "Harbor",
+    "Kingdom",
+    "Summer",
+    "Road",
+    "Garden",
+    "Empire",
+    "River",
+    "Signal",
+    "Promise",
+    "Frontier",
+    "Island",
+    "Memory",
+    "Storm",
+    "Horizon",
+    "Circus",
+    "Letter",
+]
 CATALOGUE_SIZE = 400
 
 GENRES = ["comedy", "horror", "action", "romantic", "animated", "sci-fi", "drama", "thriller", "family"]
-SEEKER_OPEN = ["Hi there, how are you? I'm looking for movie recommendations", "Hello!",
-               "Hi, can you suggest a good {g} movie?", "hey there", "Hello, I'm in the mood for a {g} movie tonight"]
-RECOMMENDER_OPEN = ["Hi! What kind of movies do you like?", "Hello, what are you looking for today?",
-                    "Hey! Any genre in mind?", "Good evening! What type of movie can I help you find?"]
-SEEKER_MENTION = ["I like {g} movies like @{m}", "I really liked @{m}", "I have seen @{m} and loved it",
-                  "Something like @{m} would be great", "My favorite is @{m}", "I enjoyed @{m} a lot"]
+SEEKER_OPEN = [
+    "Hi there, how are you? I'm looking for movie recommendations",
+    "Hello!",
+    "Hi, can you suggest a good {g} movie?",
+    "hey there",
+    "Hello, I'm in the mood for a {g} movie tonight",
+]
+RECOMMENDER_OPEN = [
+    "Hi! What kind of movies do you like?",
+    "Hello, what are you looking for today?",
+    "Hey! Any genre in mind?",
+    "Good evening! What type of movie can I help you find?",
+]
+SEEKER_MENTION = [
+    "I like {g} movies like @{m}",
+    "I really liked @{m}",
+    "I have seen @{m} and loved it",
+    "Something like @{m} would be great",
+    "My favorite is @{m}",
+    "I enjoyed @{m} a lot",
+]
 SEEKER_MENTION_BAD = ["I didn't care for @{m}", "I did not like @{m} at all", "@{m} was boring to me"]
-RECOMMENDER_SUGGEST = ["Have you seen @{m} ?", "You might like @{m} that was a good movie.", "I would recommend @{m}",
-                       "How about @{m}?", "@{m} is a classic", "Maybe try @{m}"]
+RECOMMENDER_SUGGEST = [
+    "Have you seen @{m} ?",
+    "You might like @{m} that was a good movie.",
+    "I would recommend @{m}",
+    "How about @{m}?",
+    "@{m} is a classic",
+    "Maybe try @{m}",
+]
 REACT_UNSEEN = ["I haven't seen that one", "No, I have not seen it. What's it about?", "I'll add it to my list"]
 REACT_SEEN_LIKED = ["Oh I loved that one!", "Yes, I saw it, it was great", "That one is really good"]
 REACT_SEEN_DISLIKED = ["I saw it but did not like it much", "Not a fan of that one"]
 REACT_UNSAID = ["Hmm, maybe", "What's it about?", "Who is in it?"]
-FILLER_SEEKER = ["That sounds good", "I like movies with a good story", "Anything with a twist ending",
-                 "Do you have anything more recent?", "I usually watch movies with my family", "Nice"]
-FILLER_RECOMMENDER = ["It has a great cast", "It is very funny", "It is a bit dark but really good",
-                      "The soundtrack is amazing", "It won a lot of awards", "It is a good one to watch at night"]
-CLOSE_SEEKER = ["Thanks for the suggestions!", "Thank you, have a great night!", "Great, thanks! Bye", "Take care, cheers!"]
+FILLER_SEEKER = [
+    "That sounds good",
+    "I like movies with a good story",
+    "Anything with a twist ending",
+    "Do you have anything more recent?",
+    "I usually watch movies with my family",
+    "Nice",
+]
+FILLER_RECOMMENDER = [
+    "It has a great cast",
+    "It is very funny",
+    "It is a bit dark but really good",
+    "The soundtrack is amazing",
+    "It won a lot of awards",
+    "It is a good one to watch at night",
+]
+CLOSE_SEEKER = [
+    "Thanks for the suggestions!",
+    "Thank you, have a great night!",
+    "Great, thanks! Bye",
+    "Take care, cheers!",
+]
 CLOSE_RECOMMENDER = ["Glad I could help", "bye", "Enjoy!", "You're welcome, have a good one"]
 EMOTIONS = ["joy", "neutral", "surprise", "sadness", "like", "dislike"]
 
@@ -252,7 +399,9 @@ class _Generator:
             "initiatorQuestions": initiator_form,
         }
 
-    def turns(self, order: list[int], form: dict, recommender_first: bool, unknown_mention: bool) -> list[tuple[str, str]]:
+    def turns(
+        self, order: list[int], form: dict, recommender_first: bool, unknown_mention: bool
+    ) -> list[tuple[str, str]]:
         """(role, text) pairs: greetings, one mention per movie with reactions, filler, goodbyes."""
         rng = self.rng
         genre = rng.choice(GENRES)
@@ -284,9 +433,12 @@ class _Generator:
                 turns.append(("R", rng.choice(FILLER_RECOMMENDER)))
             return turns
         reaction = (
-            REACT_UNSAID if labels["seen"] == 2
-            else REACT_UNSEEN if labels["seen"] == 0
-            else REACT_SEEN_DISLIKED if labels["liked"] == 0
+            REACT_UNSAID
+            if labels["seen"] == 2
+            else REACT_UNSEEN
+            if labels["seen"] == 0
+            else REACT_SEEN_DISLIKED
+            if labels["liked"] == 0
             else REACT_SEEN_LIKED
         )
         return [("R", rng.choice(RECOMMENDER_SUGGEST).format(m=movie_id)), ("S", rng.choice(reaction))]
@@ -343,8 +495,10 @@ def write_redial_sample(
     Sizes are the card's 10,006 / 1,342 dialogues times `scale`; n_train / n_test override them
     (tests use a handful).
     """
-    counts = {"train": TRAIN_DIALOGUES * scale if n_train is None else n_train,
-              "test": TEST_DIALOGUES * scale if n_test is None else n_test}
+    counts = {
+        "train": TRAIN_DIALOGUES * scale if n_train is None else n_train,
+        "test": TEST_DIALOGUES * scale if n_test is None else n_test,
+    }
     zip_path = Path(out_dir) / "redial" / "redial_dataset.zip"
     zip_path.parent.mkdir(parents=True, exist_ok=True)
     generator = _Generator(seed)
