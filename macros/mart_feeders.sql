@@ -36,6 +36,13 @@
             ref('int_redial__landed_records'),
             ref('int_dices__landed_records'),
         ]) }}
+    {%- elif mart == 'judgements' -%}
+        {#- every judgement the agreement models compare, in one long shape (int_agreement__judgements) -#}
+        {{ return([
+            ref('int_duo__judgements'),
+            ref('int_redial__judgements'),
+            ref('int_dices__judgements'),
+        ]) }}
     {%- else -%}
         {{ exceptions.raise_compiler_error("mart_feeders: no list of feeding models for '" ~ mart ~ "'") }}
     {%- endif -%}

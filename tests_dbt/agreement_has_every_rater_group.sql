@@ -1,4 +1,4 @@
--- Every demographic value of the DICES raters who rated a scope has its row in `agreement`
+-- Every demographic value of the raters who rated a scope has its row in `agreement`
 -- for every question of that scope (and `all` for every source). Fails naming the missing row.
 with
 
@@ -48,12 +48,12 @@ expected_groups as (
         lateral (
             values
             ('all', 'all'),
-            ('gender', case when raters.source = 'dices' then raters.gender end),
-            ('race', case when raters.source = 'dices' then raters.race end),
-            ('age_group', case when raters.source = 'dices' then raters.age_group end),
-            ('education', case when raters.source = 'dices' then raters.education end),
-            ('locale', case when raters.source = 'dices' then raters.locale end),
-            ('race_gender', case when raters.source = 'dices' then raters.race || ' / ' || raters.gender end)
+            ('gender', raters.gender),
+            ('race', raters.race),
+            ('age_group', raters.age_group),
+            ('education', raters.education),
+            ('locale', raters.locale),
+            ('race_gender', raters.race || ' / ' || raters.gender)
         ) as dimension (group_dimension, group_value)
     where dimension.group_value is not null
 

@@ -1,148 +1,72 @@
--- One row per question of a scope (source, scope, rating kind, question): the grain of `agreement`
--- and of the rater agreement, numbered, with what their figures need (level of measurement,
--- vocabulary size). The agreement models carry only the number; the attributes live here.
--- DICES questions are the seeded columns of each release loaded; DUO questions are the ones its
--- objective scores use; ReDial's are the three form questions of each split where a form lists a
--- movie (a form answers all three for every movie it lists, or the build stops before this).
+-- One row per question of a scope (source, scope, rating kind, question) that has judgements,
+-- numbered: the grain of `agreement`. What the figures need to know about the question comes
+-- from the `judgement_questions` seed; K is the number of its labels that are values.
 with
 
-ratings as (
+first_judgements as (
 
-    select * from {{ ref('ratings') }}
-    -- DUO objective scores; ReDial form answers are read from the movie mentions below
-    where rating_kind = 'objective'
+    select * from {{ ref('int_agreement__first_judgements') }}
 
 ),
 
-dialogues as (
+judgement_questions as (
 
-    select * from {{ ref('dialogues') }}
-
-),
-
-redial_movie_mentions as (
-
-    select * from {{ ref('int_redial__movie_mentions') }}
-    where is_in_seeker_form or is_in_recommender_form
+    select * from {{ ref('judgement_questions') }}
 
 ),
 
-dices_questions as (
+judgement_labels as (
 
-    select * from {{ ref('dices_questions') }}
-
-),
-
-dices_vocabularies as (
-
-    select * from {{ ref('vocabularies') }}
-    where source = 'dices'
+    select * from {{ ref('judgement_labels') }}
 
 ),
 
-dices_vocabulary_sizes as (
-
-    select
-        vocabulary,
-        count(*) as n_labels
-    from dices_vocabularies
-    group by vocabulary
-
-),
-
-dices_configs as (
-
-    select distinct dataset_config from dialogues
-    where source = 'dices'
-
-),
-
-dices_scoped as (
-
-    select
-        'dices' as source,
-        dices_questions.dataset_config as scope,
-        'safety' as rating_kind,
-        dices_questions.question,
-        'nominal' as level_of_measurement,
-        dices_vocabulary_sizes.n_labels
-    from dices_questions
-    inner join dices_configs on dices_questions.dataset_config = dices_configs.dataset_config
-    inner join dices_vocabulary_sizes on dices_questions.answer_vocabulary = dices_vocabulary_sizes.vocabulary
-
-),
-
-duo_questions as (
+scoped_questions as (
 
     select distinct
-        dialogues.source,
-        {{ agreement_scope('dialogues') }} as scope,
-        ratings.rating_kind,
-        ratings.question
-    from ratings
-    inner join dialogues on ratings.dialogue_key = dialogues.dialogue_key
-
-),
-
-redial_scopes as (
-
-    select distinct {{ agreement_scope('dialogues') }} as scope
-    from redial_movie_mentions
-    inner join dialogues on redial_movie_mentions.dialogue_key = dialogues.dialogue_key
-
-),
-
-redial_questions as (
-
-    select
-        'redial' as source,
-        scope,
-        'movie_form' as rating_kind,
-        unnest({{ redial_form_questions() }}) as question
-    from redial_scopes
-
-),
-
-rated_questions as (
-
-    select * from duo_questions
-    union all
-    select * from redial_questions
-
-),
-
-rated_scoped as (
-
-    select
         source,
         scope,
         rating_kind,
-        question,
-        case source when 'duo' then 'interval' else 'nominal' end as level_of_measurement,
-        case source when 'duo' then 5 when 'redial' then 2 end as n_labels
-    from rated_questions
+        question
+    from first_judgements
 
 ),
 
-scoped as (
+label_set_sizes as (
 
-    select * from dices_scoped
-    union all
-    select * from rated_scoped
+    select
+        label_set,
+        count(*) filter (where not counts_as_missing) as n_labels
+    from judgement_labels
+    group by label_set
 
 ),
 
 final as (
 
     select
-        cast(row_number() over (order by source, scope, rating_kind, question) as integer) as question_id,
-        source,
-        scope,
-        rating_kind,
-        question,
-        level_of_measurement,
-        cast(n_labels as integer) as n_labels
-    from scoped
+        cast(row_number() over (
+            order by
+                scoped_questions.source,
+                scoped_questions.scope,
+                scoped_questions.rating_kind,
+                scoped_questions.question
+        ) as integer) as question_id,
+        scoped_questions.source,
+        scoped_questions.scope,
+        scoped_questions.rating_kind,
+        scoped_questions.question,
+        judgement_questions.level_of_measurement,
+        judgement_questions.label_set,
+        label_set_sizes.n_labels,
+        judgement_questions.several_raters_per_unit
+    from scoped_questions
+    inner join judgement_questions
+        on
+            scoped_questions.source = judgement_questions.source
+            and scoped_questions.rating_kind = judgement_questions.rating_kind
+            and scoped_questions.question = judgement_questions.question
+    inner join label_set_sizes on judgement_questions.label_set = label_set_sizes.label_set
 
 )
 

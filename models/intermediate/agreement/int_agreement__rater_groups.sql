@@ -1,40 +1,26 @@
--- The rater groups the agreement mart compares, one row per (rater, group): `all` for every
--- rater, and for DICES each demographic dimension and the race × gender cross, values as in
--- `raters`. A rater whose value of a dimension is unknown is in no group of that dimension.
+-- The rater groups the agreement figures compare, one row per (rater, group): `all` for every
+-- rater, and one group per value of each demographic dimension of `raters` (and the race ×
+-- gender cross) that the rater has. A rater whose value of a dimension is unknown is in no group
+-- of that dimension; sources without demographics have only `all`.
 with
 
 raters as (
-
-    select * from {{ ref('raters') }}
-
-),
-
-agreement_raters as (
 
     select * from {{ ref('int_agreement__raters') }}
 
 ),
 
-everyone as (
+memberships as (
 
     select
-        rater_key,
-        'all' as group_dimension,
-        'all' as group_value
-    from raters
-
-),
-
-dices_demographics as (
-
-    select
-        raters.rater_key,
+        raters.rater_id,
         dimension.group_dimension,
         dimension.group_value
     from raters
     cross join
         lateral (
             values
+            ('all', 'all'),
             ('gender', raters.gender),
             ('race', raters.race),
             ('age_group', raters.age_group),
@@ -42,29 +28,18 @@ dices_demographics as (
             ('locale', raters.locale),
             ('race_gender', raters.race || ' / ' || raters.gender)
         ) as dimension (group_dimension, group_value)
-    where raters.source = 'dices' and dimension.group_value is not null
-
-),
-
-memberships as (
-
-    select * from everyone
-    union all
-    select * from dices_demographics
+    where dimension.group_value is not null
 
 ),
 
 final as (
 
     select
-        agreement_raters.rater_number,
-        cast(dense_rank() over (
-            order by memberships.group_dimension, memberships.group_value
-        ) as integer) as group_id,
-        memberships.group_dimension,
-        memberships.group_value
+        cast(dense_rank() over (order by group_dimension, group_value) as integer) as group_id,
+        group_dimension,
+        group_value,
+        rater_id
     from memberships
-    inner join agreement_raters on memberships.rater_key = agreement_raters.rater_key
 
 )
 

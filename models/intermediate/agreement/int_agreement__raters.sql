@@ -1,20 +1,35 @@
--- Every rater numbered: the agreement models count small integers, not rater keys.
+-- Every rater the sources declare, numbered (the agreement models count small integers, not
+-- rater keys), with the demographics the rater groups come from and whether the exclusions
+-- seed leaves the rater out of the agreement figures.
 with
 
 raters as (
 
-    select * from {{ ref('raters') }}
+    {{ union_source_models('raters') }}
+
+),
+
+excluded_raters as (
+
+    select * from {{ ref('excluded_raters') }}
 
 ),
 
 final as (
 
     select
-        cast(row_number() over (order by rater_key) as integer) as rater_number,
-        rater_key,
-        source,
-        source_rater_id
+        cast(row_number() over (order by raters.rater_key) as integer) as rater_id,
+        raters.rater_key,
+        raters.source,
+        raters.gender,
+        raters.race,
+        raters.age_group,
+        raters.education,
+        raters.locale,
+        excluded_raters.rater_key is not null as is_excluded,
+        excluded_raters.reason as exclusion_reason
     from raters
+    left join excluded_raters on raters.rater_key = excluded_raters.rater_key
 
 )
 

@@ -1,6 +1,15 @@
--- One row per unit (what several raters judged) that holds at least one value: how its values
--- are spread and how much its raters disagree.
+-- One row per unit (what several raters judged) that holds at least one value: how its raters'
+-- values are spread, over every label of the question's label set. Entropy and plurality share
+-- are those of the group `all` on the unit (`int_agreement__group_units`), so that they are
+-- computed in one place for units and groups alike.
 with
+
+units as (
+
+    select * from {{ ref('int_agreement__units') }}
+    where n_values > 0
+
+),
 
 questions as (
 
@@ -8,119 +17,103 @@ questions as (
 
 ),
 
-value_labels as (
+unit_value_counts as (
 
-    select * from {{ ref('int_agreement__value_labels') }}
-
-),
-
-unit_counts as (
-
-    select * from {{ ref('int_agreement__unit_counts') }}
+    select * from {{ ref('int_agreement__unit_value_counts') }}
 
 ),
 
-repeat_raters as (
+group_units as (
 
-    select * from {{ ref('int_agreement__repeat_raters') }}
+    select * from {{ ref('int_agreement__group_units') }}
 
 ),
 
-repeat_raters_per_unit as (
+everyone as (
+
+    select distinct group_id from {{ ref('int_agreement__rater_groups') }}
+    where group_dimension = 'all'
+
+),
+
+everyone_on_units as (
+
+    select group_units.*
+    from group_units
+    inner join everyone on group_units.group_id = everyone.group_id
+
+),
+
+judgement_labels as (
+
+    select * from {{ ref('judgement_labels') }}
+    where not counts_as_missing
+
+),
+
+-- every label of the unit's question with its count there, 0 where no rater gave it
+unit_labels as (
+
+    select
+        units.unit_id,
+        judgement_labels.value_code,
+        judgement_labels.value_text,
+        coalesce(unit_value_counts.n_values, 0) as n_values
+    from units
+    inner join questions on units.question_id = questions.question_id
+    inner join judgement_labels on questions.label_set = judgement_labels.label_set
+    left join unit_value_counts
+        on
+            units.unit_id = unit_value_counts.unit_id
+            and judgement_labels.value_code = unit_value_counts.value_code
+
+),
+
+label_counts as (
 
     select
         unit_id,
-        count(*) filter (where n_values > 0) as n_raters
-    from repeat_raters
+        map(list(value_text order by value_code), list(n_values order by value_code)) as value_counts,
+        count(*) filter (where n_values > 0) as n_distinct_values,
+        -- the most frequent value; ties go to the smallest value text
+        first(value_text order by n_values desc, value_text asc) as plurality_value
+    from unit_labels
     group by unit_id
-
-),
-
--- each question's values in the order of their texts (the order of `value_counts`' keys), and
--- their numbers by code (0 for codes it does not use; DICES answers have none)
-question_values as (
-
-    select
-        question_id,
-        list({ 'code': value_code, 'text': value_text } order by value_text) as values_in_text_order,
-        {{ agreement_numbers_by_code() }}
-    from value_labels
-    group by question_id
-
-),
-
-per_unit as (
-
-    select
-        unit_counts.unit_id,
-        unit_counts.question_id,
-        unit_counts.dialogue_key,
-        unit_counts.movie_id,
-        unit_counts.n_unit_values as n_ratings,
-        cast({{ for_each_value_code('cast(unit_counts.count_@ > 0 as integer)') }} as bigint) as n_distinct_values,
-        map_from_entries(
-            list_transform(
-                list_filter(
-                    question_values.values_in_text_order, v -> {{ agreement_count_of('v.code', 'unit_counts') }} > 0
-                ),
-                v -> { 'key': v.text, 'value': cast({{ agreement_count_of('v.code', 'unit_counts') }} as bigint) }
-            )
-        ) as value_counts,
-        list_filter(
-            question_values.values_in_text_order,
-            v -> {{ agreement_count_of('v.code', 'unit_counts') }} = unit_counts.plurality_count
-        )[1].text as plurality_value,
-        unit_counts.plurality_count / unit_counts.n_unit_values as plurality_share,
-        -- a value not given adds nothing (and ln(1) = 0)
-        -({{ for_each_value_code(
-            '(unit_counts.count_@ / unit_counts.n_unit_values) * ln(greatest(unit_counts.count_@, 1) / unit_counts.n_unit_values)'
-        ) }}) as entropy,
-        {{ for_each_value_code('unit_counts.count_@ * question_values.number_@') }} as value_sum,
-        {{ for_each_value_code('unit_counts.count_@ * question_values.number_@ * question_values.number_@') }}
-            as value_square_sum,
-        -- a rater who judged the unit once is counted in unit_counts, one who judged it again is
-        -- a row of repeat_raters
-        unit_counts.n_single_judgement_raters,
-        unit_counts.n_missing_judgements as n_missing
-    from unit_counts
-    inner join question_values on unit_counts.question_id = question_values.question_id
 
 ),
 
 final as (
 
     select
-        per_unit.dialogue_key,
+        units.dialogue_key,
         questions.rating_kind,
         questions.question,
-        per_unit.movie_id,
+        units.movie_id,
         questions.source,
         questions.scope,
         questions.level_of_measurement,
-        cast(per_unit.n_ratings as bigint) as n_ratings,
-        cast(per_unit.n_single_judgement_raters + coalesce(repeat_raters_per_unit.n_raters, 0) as bigint) as n_raters,
-        cast(per_unit.n_missing as bigint) as n_missing,
-        per_unit.n_distinct_values,
-        per_unit.value_counts,
-        per_unit.plurality_value,
-        per_unit.plurality_share,
-        per_unit.entropy,
-        cast(questions.n_labels as bigint) as n_labels,
-        ln(questions.n_labels) - per_unit.entropy as negentropy,
-        case
-            when questions.level_of_measurement = 'interval'
-                then per_unit.value_sum / per_unit.n_ratings
-        end as mean_value,
-        case
-            when questions.level_of_measurement = 'interval' and per_unit.n_ratings > 1
-                then sqrt(
-                    (per_unit.n_ratings * per_unit.value_square_sum - per_unit.value_sum * per_unit.value_sum)
-                    / (per_unit.n_ratings * (per_unit.n_ratings - 1))
-                )
-        end as sd_value
-    from per_unit
-    inner join questions on per_unit.question_id = questions.question_id
-    left join repeat_raters_per_unit on per_unit.unit_id = repeat_raters_per_unit.unit_id
+        units.n_values as n_ratings,
+        units.n_values as n_raters,
+        units.n_repeats,
+        units.n_missing,
+        label_counts.n_distinct_values,
+        label_counts.value_counts,
+        map_from_entries(
+            list_transform(map_entries(label_counts.value_counts), entry -> {
+                'key': entry.key, 'value': entry.value / units.n_values
+            })
+        ) as value_shares,
+        label_counts.plurality_value,
+        everyone_on_units.plurality_share,
+        everyone_on_units.entropy,
+        questions.n_labels,
+        ln(questions.n_labels) - everyone_on_units.entropy as negentropy,
+        case when questions.level_of_measurement = 'interval' then units.mean_value end as mean_value,
+        case when questions.level_of_measurement = 'interval' then units.sd_value end as sd_value
+    from units
+    inner join questions on units.question_id = questions.question_id
+    inner join label_counts on units.unit_id = label_counts.unit_id
+    inner join everyone_on_units on units.unit_id = everyone_on_units.unit_id
 
 )
 

@@ -1,39 +1,57 @@
--- DUO: how each score of a dialogue goes with every other, per language and setting. A
--- dialogue's subjective score is its user's; its objective score the mean of its annotators'
--- scores (not the rounded published mean). Pearson on the values, Spearman as Pearson on their
--- ranks, tied values sharing their mean rank.
+-- How each score of a dialogue goes with every other, per scope, for the questions scored on an
+-- interval scale (DUO's metrics, by its users and by its annotators). A dialogue's score on a
+-- (question, rating kind) is the mean of its raters' values: the user's own score, or the mean
+-- of the annotators' (not the rounded published mean). Pearson on the scores, Spearman as
+-- Pearson on their ranks, tied scores sharing their mean rank.
 with
 
-ratings as (
+first_judgements as (
 
-    select * from {{ ref('ratings') }}
-    where source = 'duo' and rating_kind in ('subjective', 'objective')
-
-),
-
-dialogues as (
-
-    select * from {{ ref('dialogues') }}
+    select * from {{ ref('int_agreement__first_judgements') }}
+    where value_code is not null
 
 ),
 
+questions as (
+
+    select * from {{ ref('int_agreement__questions') }}
+    where level_of_measurement = 'interval'
+
+),
+
+raters as (
+
+    select * from {{ ref('int_agreement__raters') }}
+    where not is_excluded
+
+),
+
+-- value codes are the scores of an interval question
 dialogue_scores as (
 
     select
-        dialogues.language || ':' || dialogues.setting as scope,
-        ratings.dialogue_key,
-        ratings.question,
-        ratings.rating_kind,
-        avg(ratings.value_numeric) as score
-    from ratings
-    inner join dialogues on ratings.dialogue_key = dialogues.dialogue_key
-    group by all
+        questions.source,
+        questions.scope,
+        first_judgements.dialogue_key,
+        questions.question,
+        questions.rating_kind,
+        avg(first_judgements.value_code) as score
+    from first_judgements
+    inner join questions
+        on
+            first_judgements.source = questions.source
+            and first_judgements.scope = questions.scope
+            and first_judgements.rating_kind = questions.rating_kind
+            and first_judgements.question = questions.question
+    inner join raters on first_judgements.rater_key = raters.rater_key
+    group by questions.source, questions.scope, first_judgements.dialogue_key, questions.question, questions.rating_kind
 
 ),
 
 measures as (
 
     select distinct
+        source,
         scope,
         question,
         rating_kind
@@ -44,6 +62,8 @@ measures as (
 measure_pairs as (
 
     select
+        row_number() over () as pair_id,
+        measure_a.source,
         measure_a.scope,
         measure_a.question as question_a,
         measure_a.rating_kind as rating_kind_a,
@@ -52,7 +72,8 @@ measure_pairs as (
     from measures as measure_a
     inner join measures as measure_b
         on
-            measure_a.scope = measure_b.scope
+            measure_a.source = measure_b.source
+            and measure_a.scope = measure_b.scope
             and (measure_a.question <> measure_b.question or measure_a.rating_kind <> measure_b.rating_kind)
 
 ),
@@ -60,6 +81,8 @@ measure_pairs as (
 paired_scores as (
 
     select
+        measure_pairs.pair_id,
+        measure_pairs.source,
         measure_pairs.scope,
         measure_pairs.question_a,
         measure_pairs.rating_kind_a,
@@ -70,7 +93,8 @@ paired_scores as (
     from measure_pairs
     inner join dialogue_scores as score_a
         on
-            measure_pairs.scope = score_a.scope
+            measure_pairs.source = score_a.source
+            and measure_pairs.scope = score_a.scope
             and measure_pairs.question_a = score_a.question
             and measure_pairs.rating_kind_a = score_a.rating_kind
     inner join dialogue_scores as score_b
@@ -87,22 +111,19 @@ ranked as (
 
     select
         *,
-        rank() over pair_by_a
-        + (count(*) over (partition by scope, question_a, rating_kind_a, question_b, rating_kind_b, score_a) - 1)
-        / 2 as rank_a,
-        rank() over pair_by_b
-        + (count(*) over (partition by scope, question_a, rating_kind_a, question_b, rating_kind_b, score_b) - 1)
-        / 2 as rank_b
+        rank() over pair_by_a + (count(*) over (partition by pair_id, score_a) - 1) / 2 as rank_a,
+        rank() over pair_by_b + (count(*) over (partition by pair_id, score_b) - 1) / 2 as rank_b
     from paired_scores
     window
-        pair_by_a as (partition by scope, question_a, rating_kind_a, question_b, rating_kind_b order by score_a),
-        pair_by_b as (partition by scope, question_a, rating_kind_a, question_b, rating_kind_b order by score_b)
+        pair_by_a as (partition by pair_id order by score_a),
+        pair_by_b as (partition by pair_id order by score_b)
 
 ),
 
 correlated as (
 
     select
+        source,
         scope,
         question_a,
         rating_kind_a,
@@ -120,7 +141,7 @@ correlated as (
 final as (
 
     select
-        'duo' as source,
+        measure_pairs.source,
         measure_pairs.scope,
         measure_pairs.question_a,
         measure_pairs.rating_kind_a,
@@ -132,7 +153,8 @@ final as (
     from measure_pairs
     left join correlated
         on
-            measure_pairs.scope = correlated.scope
+            measure_pairs.source = correlated.source
+            and measure_pairs.scope = correlated.scope
             and measure_pairs.question_a = correlated.question_a
             and measure_pairs.rating_kind_a = correlated.rating_kind_a
             and measure_pairs.question_b = correlated.question_b

@@ -1,1 +1,0 @@
-{{ agreement_dices_item_counts('350') }}

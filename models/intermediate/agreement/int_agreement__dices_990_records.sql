@@ -1,1 +1,0 @@
-{{ agreement_dices_records('stg_dices__ratings_990') }}
