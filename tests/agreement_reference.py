@@ -1,50 +1,47 @@
-"""Independent Python reference for the agreement and disagreement marts.
+"""Independent Python reference for the agreement marts, written from the definitions alone.
 
-This module is the yardstick the SQL marts `rating_distributions`, `agreement`, `rater_agreement`
-and `score_correlations` are checked against in pytest. It is written from the definitions alone
-(`../shared/docs/WAREHOUSE_CONTRACT.md`, section "Agreement and disagreement marts", and
-`docs/CONTRACT_ADDITIONS.md`, section "Agreement and disagreement marts: how the warehouse reads
-the definitions"), never from the SQL, so that the two implementations can disagree.
+The yardstick the SQL marts `rating_distributions`, `agreement`, `rater_agreement`,
+`rater_consistency` and `score_correlations` are checked against in pytest. It follows
+`../shared/docs/WAREHOUSE_CONTRACT.md`, "Agreement and disagreement marts" (revised 2026-11-24),
+and the marts' column lists (their YAML), never the SQL, so that the two can disagree.
 
-Inputs are pandas DataFrames shaped like the marts `ratings`, `raters` and `dialogues`.
+Inputs (`Inputs`): pandas frames shaped like
+- the judgements feed, the union of the `int_<source>__judgements` models: source, scope,
+  rating_kind, question, unit_key, dialogue_key, movie_id, rater_key, value_code,
+  judgement_round, judgement_row;
+- the raters (rater_key and the demographics gender, race, age_group, education, locale);
+- the excluded raters (the `excluded_raters` seed: rater_key, reason);
+- the `judgement_questions` and `judgement_labels` seeds.
 
-Every α comes from the `krippendorff` package; D_o / D_e are computed here by Krippendorff's
-formulas (the self-checks hold them to the package's α). xRR follows the authors' Java reference
-(google-research/cross-replication-reliability, `XrrMetrics.WITH_MISSING_DATA`). Correlations
-come from `scipy.stats`.
+α comes from `krippendorff.alpha(reliability_data=<raters × units>)`; D_o and D_e from
+Krippendorff's formulas (the self-checks hold them to the package's α); xRR weighs units as
+google-research/cross-replication-reliability does; correlations come from `scipy.stats`.
 
-Nulls: the returned frames hold ``None`` for null, never NaN. Count columns (``n_*``) are int64
-and never null; every other column has object dtype holding plain Python values (str, float,
-dict) or ``None``.
+Outputs hold ``None`` for null, never NaN; ``value_counts`` / ``value_shares`` are lists of
+(value text, number) pairs in the label set's order.
 
-Readings beyond the two documents (see also the report that came with this file):
-- DUO subjective scores are not units, so they appear only in `score_correlations`.
-- ReDial: value 2 is missing only for `seen` / `liked` (as written); a null value is missing for
-  every source. DICES answer text is kept exactly as written (an empty string is a value).
-- Value text of a number: ``str(int(v))`` when integral, else ``repr(float(v))``.
-- "Smallest text" is Python's code-point order (= DuckDB's byte order on UTF-8 text).
-- `value_counts` dicts list their keys in ascending text order.
-- Unit ratings are picked by kind: DUO `objective`, ReDial `movie_form`, DICES `safety`. A rating
-  whose dialogue is not in `dialogues` keeps scope None (nothing is dropped silently).
-- `agreement`: Y (the xRR comparison group) is every rater outside the group, including raters
-  whose value on that dimension is null. For `all`, `n_xrr_units` is 0 (Y is empty) and the
-  xRR figures are null. When pairable values exist but D_e = 0, D_o and D_e are reported (0.0)
-  and α is null; in the same way the xRR disagreements are reported whenever there are common
-  units, and only `xrr` is null when d_e = 0. `n_raters` counts per (scope, question); the group
-  values come from the raters with any rating anywhere in the scope.
-- `rater_agreement` has a row for every (rater, scope, rating_kind, question) with any rating of a
-  unit kind, missing or not (a rater whose ratings are all missing gets n_ratings = 0).
-  `mean_value` only for DUO (interval), as `rating_distributions`.
-- `score_correlations`: a (question, rating_kind) is "present" when the scope has any rating of
-  it; a dialogue's value is the mean of its non-missing values of that combination.
+Readings where the definitions leave a choice (each one stated, so that a reviewer can dispute it):
+- A judgement's value is its code unless the code is null or the label set marks it
+  `counts_as_missing`; a code outside the label set is an error of the input, not a value.
+- A rater's judgements of a unit are ordered by round (text order), then row, nulls last; the
+  first one with a value counts, later ones with a value are repeats.
+- A question of a scope is a seeded question with any judgement in the scope (by any rater,
+  with or without a value); `agreement` has rows only for questions several raters judge.
+- `agreement`'s groups are those of every rater who judged anything in the scope, excluded
+  raters included (so that their count has a row to appear in).
+- `rater_agreement` has a row for every (rater, question) where the rater gave a value to a unit.
+- `rater_consistency` covers every seeded question (repeats do not need several raters).
+- `score_correlations` covers the interval questions (DUO's); a (question, rating_kind) of a
+  scope is there when it has a value in the scope.
 """
 
 from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 import krippendorff
@@ -52,17 +49,10 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-LabelCount = Callable[[str, str], int]
-GAI_MIN_XRR = 1e-12
-
-# The rating kind whose ratings form units, per source (DUO subjective scores are not units).
-UNIT_KIND = {"duo": "objective", "redial": "movie_form", "dices": "safety"}
-LEVEL = {"duo": "interval", "redial": "nominal", "dices": "nominal"}
-REDIAL_DID_NOT_SAY = 2.0
-REDIAL_QUESTIONS_WITH_DID_NOT_SAY = frozenset({"seen", "liked"})
+GAI_MIN_XRR = 1e-12  # an xRR within rounding of 0 gives no GAI (agreement.yml)
 DEMOGRAPHIC_DIMENSIONS = ("gender", "race", "age_group", "education", "locale")
-UNIT_KEY = ["dialogue_key", "rating_kind", "question", "movie_id"]
-FIGURE_KEY = ["source", "scope", "rating_kind", "question"]
+QUESTION_KEY = ["source", "scope", "rating_kind", "question"]
+UNIT_KEY = [*QUESTION_KEY, "unit_key"]
 
 RATING_DISTRIBUTION_COLUMNS = [
     "dialogue_key",
@@ -71,14 +61,18 @@ RATING_DISTRIBUTION_COLUMNS = [
     "movie_id",
     "source",
     "scope",
+    "level_of_measurement",
     "n_ratings",
     "n_raters",
+    "n_repeats",
     "n_missing",
     "n_distinct_values",
     "value_counts",
+    "value_shares",
     "plurality_value",
     "plurality_share",
     "entropy",
+    "n_labels",
     "negentropy",
     "mean_value",
     "sd_value",
@@ -91,7 +85,9 @@ AGREEMENT_COLUMNS = [
     "group_dimension",
     "group_value",
     "level_of_measurement",
+    "n_labels",
     "n_raters",
+    "n_excluded_raters",
     "n_units",
     "n_values",
     "observed_disagreement",
@@ -102,6 +98,7 @@ AGREEMENT_COLUMNS = [
     "xrr_expected_disagreement",
     "xrr",
     "gai",
+    "n_units_2plus",
     "mean_negentropy",
     "mean_plurality_share",
 ]
@@ -113,8 +110,19 @@ RATER_AGREEMENT_COLUMNS = [
     "question",
     "n_ratings",
     "n_compared",
+    "n_agreeing",
     "agreement_with_others",
     "mean_value",
+]
+RATER_CONSISTENCY_COLUMNS = [
+    "rater_key",
+    "source",
+    "scope",
+    "rating_kind",
+    "question",
+    "n_repeats",
+    "n_identical",
+    "share_identical",
 ]
 SCORE_CORRELATION_COLUMNS = [
     "source",
@@ -129,195 +137,209 @@ SCORE_CORRELATION_COLUMNS = [
 ]
 
 
-def default_n_labels(source: str, question: str) -> int:
-    """K, the number of labels in the question's vocabulary."""
-    if source == "duo":
-        return 5
-    if source == "redial":
-        return 2
-    return 4 if question.startswith("Q1") else 3
+# --------------------------------------------------------------------------------------------
+# Inputs and questions
+# --------------------------------------------------------------------------------------------
 
 
-# --------------------------------------------------------------------------------------------
-# Small helpers
-# --------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Inputs:
+    judgements: pd.DataFrame
+    raters: pd.DataFrame
+    excluded_raters: pd.DataFrame
+    questions: pd.DataFrame
+    labels: pd.DataFrame
+
+
+@dataclass(frozen=True)
+class Question:
+    level: str  # nominal | interval
+    several_raters: bool
+    codes: tuple[int, ...]  # the label set's values (not missing), in its order
+    texts: tuple[str, ...]
+    missing_codes: frozenset[int]
+
+    @property
+    def n_labels(self) -> int:
+        return len(self.codes)
+
+    def text(self, code: int) -> str:
+        return self.texts[self.codes.index(code)]
+
+    def distance(self, a: int, b: int) -> float:
+        """Krippendorff's δ²: 0/1 for nominal, the squared difference of the scores for interval."""
+        return float((a - b) ** 2) if self.level == "interval" else float(a != b)
+
+
+def seeded_questions(inputs: Inputs) -> dict[tuple[str, str, str], Question]:
+    """(source, rating_kind, question) → what the seeds say of it."""
+    labels = inputs.labels.sort_values(["label_set", "value_code"])
+    questions = {}
+    for row in inputs.questions.itertuples(index=False):
+        of_set = labels[labels["label_set"] == row.label_set]
+        values = of_set[~of_set["counts_as_missing"].astype(bool)]
+        questions[(row.source, row.rating_kind, row.question)] = Question(
+            level=row.level_of_measurement,
+            several_raters=bool(row.several_raters_per_unit),
+            codes=tuple(int(c) for c in values["value_code"]),
+            texts=tuple(str(t) for t in values["value_text"]),
+            missing_codes=frozenset(int(c) for c in of_set.loc[of_set["counts_as_missing"].astype(bool), "value_code"]),
+        )
+    return questions
 
 
 def _is_null(value: Any) -> bool:
-    return value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA
+    return value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value))
 
 
-def _number_text(value: float) -> str:
-    """A score as value text: the number without decimals ('3', '0')."""
-    value = float(value)
-    return str(int(value)) if value.is_integer() else repr(value)
+def _none_if_null(value: Any) -> Any:
+    return None if _is_null(value) else value
 
 
-def _float_or_none(value: Any) -> float | None:
-    if _is_null(value):
+# --------------------------------------------------------------------------------------------
+# Judgements → first judgements and repeats
+# --------------------------------------------------------------------------------------------
+
+
+def _value(code: Any, question: Question) -> int | None:
+    """The judgement's value: its code, or None where it has none (null, or a code that counts as missing)."""
+    if _is_null(code) or int(code) in question.missing_codes:
         return None
-    value = float(value)
-    return None if math.isnan(value) or math.isinf(value) else value
-
-
-def _finish(rows: list[dict[str, Any]], columns: list[str], sort_by: list[str]) -> pd.DataFrame:
-    """Rows → frame with the given columns; counts int64, the rest object with None for null."""
-    frame = pd.DataFrame(rows, columns=columns)
-    for column in columns:
-        if column.startswith("n_"):
-            frame[column] = frame[column].astype("int64")
-        else:
-            frame[column] = frame[column].astype(object).where(frame[column].notna(), None)
-    if len(frame) and sort_by:
-        frame = frame.sort_values(sort_by, na_position="last", kind="mergesort", ignore_index=True)
-    return frame
-
-
-# --------------------------------------------------------------------------------------------
-# Preparing ratings: scope, value text, unit kinds
-# --------------------------------------------------------------------------------------------
-
-
-def dialogue_scopes(dialogues: pd.DataFrame) -> pd.Series:
-    """dialogue_key → scope: DICES dataset_config, DUO '<language>:<setting>', ReDial split."""
-
-    def scope(row: pd.Series) -> str | None:
-        if row["source"] == "dices":
-            return None if _is_null(row["dataset_config"]) else str(row["dataset_config"])
-        if row["source"] == "duo":
-            return f"{row['language']}:{row['setting']}"
-        if row["source"] == "redial":
-            return None if _is_null(row["split"]) else str(row["split"])
-        return None
-
-    if dialogues.empty:
-        return pd.Series(dtype=object)
-    return pd.Series(dialogues.apply(scope, axis=1).to_numpy(), index=dialogues["dialogue_key"].to_numpy())
-
-
-def prepare_ratings(ratings: pd.DataFrame, dialogues: pd.DataFrame) -> pd.DataFrame:
-    """All ratings with scope, `value` (value text or None = missing) and `number` (its score)."""
-    frame = ratings.copy()
-    frame["movie_id"] = frame["movie_id"].astype(object).where(frame["movie_id"].notna(), None)
-    frame["scope"] = frame["dialogue_key"].map(dialogue_scopes(dialogues))
-    numeric = pd.to_numeric(frame["value_numeric"], errors="coerce").astype(float)
-    is_dices = (frame["source"] == "dices").to_numpy()
-    did_not_say = (
-        (frame["source"] == "redial")
-        & frame["question"].isin(REDIAL_QUESTIONS_WITH_DID_NOT_SAY)
-        & (numeric == REDIAL_DID_NOT_SAY)
-    ).to_numpy()
-    number_missing = numeric.isna().to_numpy() | did_not_say
-    number_text = [None if missing else _number_text(v) for v, missing in zip(numeric, number_missing)]
-    label_text = [None if _is_null(v) else str(v) for v in frame["value_label"]]
-    frame["value"] = np.where(is_dices, np.array(label_text, dtype=object), np.array(number_text, dtype=object))
-    frame["number"] = np.where(is_dices | number_missing, np.nan, numeric)
-    return frame
-
-
-def unit_ratings(ratings: pd.DataFrame, dialogues: pd.DataFrame) -> pd.DataFrame:
-    """The ratings that belong to units (DUO objective, ReDial forms, DICES answers), missing ones kept."""
-    frame = prepare_ratings(ratings, dialogues)
-    is_unit_kind = frame["rating_kind"].to_numpy() == frame["source"].map(UNIT_KIND).to_numpy()
-    frame = frame[is_unit_kind].copy()
-    frame["unit_id"] = frame.groupby(UNIT_KEY, dropna=False, sort=True).ngroup() if len(frame) else []
-    return frame
-
-
-# --------------------------------------------------------------------------------------------
-# Count tables: units × values, and the figures computed from them
-# --------------------------------------------------------------------------------------------
+    if int(code) not in question.codes:
+        raise ValueError(f"value code {code} is not in its question's label set")
+    return int(code)
 
 
 @dataclass
-class CountTable:
-    """The values of one (scope, question): unit and value codes per rating, and the value domain."""
+class RaterUnit:
+    """One rater's judgements of one unit, in judgement order."""
 
-    unit_codes: np.ndarray  # per valued rating: 0..n_units-1
-    value_codes: np.ndarray  # per valued rating: index into `domain`
-    n_units: int
-    domain: list[str]  # value texts, in domain order
-    numbers: np.ndarray | None  # interval: the score of each domain value
-    level: str
+    values: list[int | None]  # one per judgement, None where it has no value
 
-    @classmethod
-    def build(cls, valued: pd.DataFrame, level: str) -> CountTable:
-        unit_codes, _ = pd.factorize(valued["unit_id"], sort=True)
-        if level == "interval":
-            pairs = sorted(set(zip(valued["number"], valued["value"])))
-            domain = [text for _, text in pairs]
-            numbers = np.array([number for number, _ in pairs], dtype=float)
-        else:
-            domain = sorted(set(valued["value"]))
-            numbers = None
-        position = {text: index for index, text in enumerate(domain)}
-        value_codes = np.array([position[text] for text in valued["value"]], dtype=np.int64)
-        n_units = int(unit_codes.max()) + 1 if len(unit_codes) else 0
-        return cls(unit_codes.astype(np.int64), value_codes, n_units, domain, numbers, level)
+    @property
+    def given(self) -> list[int]:
+        return [v for v in self.values if v is not None]
 
-    def counts(self, mask: np.ndarray | None = None) -> np.ndarray:
-        """n_uc: how many of the (masked) ratings gave value c on unit u, shape (units, values)."""
-        units, values = self.unit_codes, self.value_codes
-        if mask is not None:
-            units, values = units[mask], values[mask]
-        width = len(self.domain)
-        flat = np.bincount(units * width + values, minlength=self.n_units * width)
-        return flat.reshape(self.n_units, width).astype(float)
+    @property
+    def first(self) -> int | None:
+        return self.given[0] if self.given else None
 
-    def delta(self) -> np.ndarray:
-        """δ between domain values: 1 for different labels (nominal), (c − k)² (interval)."""
-        if self.level == "interval":
-            return (self.numbers[:, None] - self.numbers[None, :]) ** 2
-        return 1.0 - np.eye(len(self.domain))
+    @property
+    def repeats(self) -> list[int]:
+        return self.given[1:]
 
-    def krippendorff_domain(self) -> np.ndarray:
-        return self.numbers if self.level == "interval" else np.array(self.domain)
+    @property
+    def n_missing(self) -> int:
+        return sum(v is None for v in self.values)
 
 
 @dataclass
-class Reliability:
-    n_units: int
-    n_values: int
-    observed_disagreement: float | None
-    expected_disagreement: float | None
-    alpha: float | None
+class Feed:
+    """The judgements, grouped by (source, scope, rating_kind, question) → unit_key → rater_key."""
+
+    questions: dict[tuple[str, str, str], Question]
+    excluded: frozenset[str]
+    demographics: dict[str, dict[str, str | None]]
+    judged: dict[tuple, dict[str, dict[str, RaterUnit]]] = field(default_factory=dict)
+    unit_info: dict[tuple, dict[str, tuple[Any, Any]]] = field(default_factory=dict)  # unit → (dialogue, movie)
+    _first_values: dict[tuple, dict[str, dict[str, int]]] = field(default_factory=dict)
+
+    def question(self, key: tuple) -> Question:
+        source, _scope, kind, question = key
+        return self.questions[(source, kind, question)]
+
+    def counted(self, key: tuple) -> dict[str, dict[str, RaterUnit]]:
+        """unit → rater → judgements, excluded raters left out."""
+        return {
+            unit: {r: ju for r, ju in by_rater.items() if r not in self.excluded}
+            for unit, by_rater in self.judged[key].items()
+        }
+
+    def first_values(self, key: tuple) -> dict[str, dict[str, int]]:
+        """unit → rater → the rater's first value there (raters without a value left out)."""
+        if key not in self._first_values:
+            self._first_values[key] = self._compute_first_values(key)
+        return self._first_values[key]
+
+    def _compute_first_values(self, key: tuple) -> dict[str, dict[str, int]]:
+        return {
+            unit: {r: ju.first for r, ju in by_rater.items() if ju.first is not None}
+            for unit, by_rater in self.counted(key).items()
+        }
 
 
-def krippendorff_disagreements(counts: np.ndarray, delta: np.ndarray) -> tuple[int, int, float | None, float | None]:
-    """(pairable units, pairable values, D_o, D_e) in Krippendorff's normalisation (α = 1 − D_o/D_e)."""
-    per_unit = counts.sum(axis=1)
-    pairable = counts[per_unit >= 2]
-    n_u = per_unit[per_unit >= 2]
-    n = float(n_u.sum())
+def read_feed(inputs: Inputs) -> Feed:
+    questions = seeded_questions(inputs)
+    raters = inputs.raters.set_index("rater_key")
+    demographics = {
+        key: {d: _none_if_null(raters.at[key, d]) if d in raters.columns else None for d in DEMOGRAPHIC_DIMENSIONS}
+        for key in raters.index
+    }
+    feed = Feed(questions, frozenset(inputs.excluded_raters["rater_key"]), demographics)
+    # a rater's judgements of a unit in order: round (text order), then row, nulls last
+    judgements = inputs.judgements.sort_values(["judgement_round", "judgement_row"], na_position="last")
+    for row in judgements.to_dict("records"):
+        seeded = questions.get((row["source"], row["rating_kind"], row["question"]))
+        if seeded is None:
+            continue  # a question the seed does not list (a build test names it)
+        if row["rater_key"] not in demographics:
+            raise ValueError(f"the feed's rater {row['rater_key']} is not among the raters")
+        key = tuple(row[c] for c in QUESTION_KEY)
+        unit = feed.judged.setdefault(key, {}).setdefault(row["unit_key"], {})
+        unit.setdefault(row["rater_key"], RaterUnit([])).values.append(_value(row["value_code"], seeded))
+        feed.unit_info.setdefault(key, {}).setdefault(
+            row["unit_key"], (row["dialogue_key"], _none_if_null(row["movie_id"]))
+        )
+    return feed
+
+
+# --------------------------------------------------------------------------------------------
+# Figures of a set of values
+# --------------------------------------------------------------------------------------------
+
+
+def entropy(values: list[int]) -> float:
+    """H = −Σ p_c ln p_c (natural log)."""
+    counts = np.array(list(Counter(values).values()), dtype=float)
+    p = counts / counts.sum()
+    return float(-(p * np.log(p)).sum()) + 0.0
+
+
+def plurality_share(values: list[int]) -> float:
+    return max(values.count(v) for v in set(values)) / len(values)
+
+
+def krippendorff_disagreements(units: list[list[int]], question: Question) -> tuple[float | None, float | None]:
+    """(D_o, D_e) over the pairable units (≥ 2 values), None with fewer than 2 pairable values.
+
+    D_o = Σ_u Σ_{i≠j} δ(v_ui, v_uj) / (n_u − 1) ÷ n;  D_e = Σ_{i≠j} δ(v_i, v_j) ÷ n(n − 1), all pairable values.
+    """
+    pairable = [values for values in units if len(values) >= 2]
+    pooled = [v for values in pairable for v in values]
+    n = len(pooled)
     if n < 2:
-        return 0, 0, None, None
-    # Σ_{c≠k} n_uc n_uk δ_ck per unit (δ_cc = 0, so the full quadratic form is the off-diagonal sum).
-    within = np.einsum("uc,ck,uk->u", pairable, delta, pairable)
-    observed = float((within / (n_u - 1)).sum() / n)
-    n_c = pairable.sum(axis=0)
-    expected = float(n_c @ delta @ n_c / (n * (n - 1)))
-    return len(n_u), int(n), observed, expected
+        return None, None
+    observed = sum(_pair_distance_sum(values, values, question) / (len(values) - 1) for values in pairable) / n
+    expected = _pair_distance_sum(pooled, pooled, question) / (n * (n - 1))
+    return observed, expected
 
 
-def package_alpha(counts: np.ndarray, domain: np.ndarray, level: str) -> float | None:
-    """α from `krippendorff.alpha`; None where the package fails or gives no finite number."""
-    try:
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
-            warnings.simplefilter("ignore")
-            value = krippendorff.alpha(value_counts=counts, value_domain=domain, level_of_measurement=level)
-    except (ValueError, ZeroDivisionError, FloatingPointError):
-        return None
-    return _float_or_none(value)
+def _pair_distance_sum(xs: list[int], ys: list[int], question: Question) -> float:
+    """Σ over every (x, y) of δ(x, y); on the same list the pairs of a value with itself add 0."""
+    counts_x, counts_y = Counter(xs), Counter(ys)
+    return float(sum(nx * ny * question.distance(a, b) for a, nx in counts_x.items() for b, ny in counts_y.items()))
 
 
-def reliability(counts: np.ndarray, table: CountTable) -> Reliability:
-    """Krippendorff's figures for one group's values; α null below 2 pairable values or at D_e = 0."""
-    n_units, n_values, observed, expected = krippendorff_disagreements(counts, table.delta())
-    if n_values < 2 or not expected:
-        alpha = None
-    else:
-        alpha = package_alpha(counts, table.krippendorff_domain(), table.level)
-    return Reliability(n_units, n_values, observed, expected, alpha)
+def package_alpha(matrix: list[list[float]], question: Question) -> float | None:
+    """α of a raters × units matrix (NaN where the rater gave no value) from the `krippendorff` package."""
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        value = krippendorff.alpha(
+            reliability_data=np.array(matrix, dtype=float),
+            value_domain=np.array(question.codes, dtype=float),
+            level_of_measurement=question.level,
+        )
+    return None if not np.isfinite(value) else float(value)
 
 
 @dataclass
@@ -328,293 +350,325 @@ class CrossReliability:
     xrr: float | None
 
 
-def cross_replication_reliability(counts_x: np.ndarray, counts_y: np.ndarray, delta: np.ndarray) -> CrossReliability:
-    """xRR (Wong, Paritosh & Aroyo 2021) between X and Y over the units both gave a value to.
+def cross_replication_reliability(
+    x_units: list[list[int]], y_units: list[list[int]], question: Question
+) -> CrossReliability:
+    """xRR (Wong, Paritosh & Aroyo 2021) between X and Y over the units both gave values to.
 
-    d_o = Σ_u share_u · (|X_u| + |Y_u|) / Σ_u (|X_u| + |Y_u|), share_u = mean δ over the (x, y) pairs;
-    d_e = Σ_{c,k} p_X(c) p_Y(k) δ_ck with p over all of X's / Y's values on those units.
+    d_o: each unit's mean δ over its (x, y) pairs, averaged with weights |X_u| + |Y_u|;
+    d_e: the mean δ over every pair of one of X's and one of Y's values on those units.
     """
-    size_x, size_y = counts_x.sum(axis=1), counts_y.sum(axis=1)
-    common = (size_x >= 1) & (size_y >= 1)
-    if not common.any():
+    shared = [(xs, ys) for xs, ys in zip(x_units, y_units) if xs and ys]
+    if not shared:
         return CrossReliability(0, None, None, None)
-    x, y = counts_x[common], counts_y[common]
-    nx, ny = size_x[common], size_y[common]
-    share = np.einsum("uc,ck,uk->u", x, delta, y) / (nx * ny)
-    observed = float((share * (nx + ny)).sum() / (nx + ny).sum())
-    p_x, p_y = x.sum(axis=0) / nx.sum(), y.sum(axis=0) / ny.sum()
-    expected = float(p_x @ delta @ p_y)
-    xrr = 1.0 - observed / expected if expected else None
-    return CrossReliability(int(common.sum()), observed, expected, xrr)
-
-
-def unit_entropies(counts: np.ndarray) -> np.ndarray:
-    """H = −Σ p_c ln p_c per unit (rows with ≥ 1 value)."""
-    p = counts / counts.sum(axis=1, keepdims=True)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(p > 0, p * np.log(np.where(p > 0, p, 1.0)), 0.0)
-    return -terms.sum(axis=1) + 0.0
-
-
-def plurality_shares(counts: np.ndarray) -> np.ndarray:
-    return counts.max(axis=1) / counts.sum(axis=1)
+    weights = [len(xs) + len(ys) for xs, ys in shared]
+    means = [_pair_distance_sum(xs, ys, question) / (len(xs) * len(ys)) for xs, ys in shared]
+    observed = sum(m * w for m, w in zip(means, weights)) / sum(weights)
+    all_x = [v for xs, _ in shared for v in xs]
+    all_y = [v for _, ys in shared for v in ys]
+    expected = _pair_distance_sum(all_x, all_y, question) / (len(all_x) * len(all_y))
+    xrr = 1.0 - observed / expected if expected > 0 else None
+    return CrossReliability(len(shared), observed, expected, xrr)
 
 
 # --------------------------------------------------------------------------------------------
-# 1. rating_distributions
+# rating_distributions
 # --------------------------------------------------------------------------------------------
 
 
-def rating_distributions(
-    ratings: pd.DataFrame, dialogues: pd.DataFrame, n_labels: LabelCount = default_n_labels
-) -> pd.DataFrame:
-    """One row per unit with at least one value: counts, plurality, entropy, mean and SD."""
-    rated = unit_ratings(ratings, dialogues)
-    rows: list[dict[str, Any]] = []
-    for (source, _scope, _kind, question), of_question in rated.groupby(FIGURE_KEY, dropna=False, sort=True):
-        rows.extend(_distribution_rows(of_question, n_labels(source, question)))
-    return _finish(rows, RATING_DISTRIBUTION_COLUMNS, UNIT_KEY)
-
-
-def _distribution_rows(of_question: pd.DataFrame, k: int) -> list[dict[str, Any]]:
-    """The rows of one (scope, rating_kind, question); units whose ratings are all missing have none."""
-    valued = of_question[of_question["value"].notna()]
-    if valued.empty:
-        return []
-    table = CountTable.build(valued, "nominal")  # domain in text order: argmax picks the smallest text on ties
-    counts = table.counts()
-    n_values = counts.sum(axis=1)
-    entropies = unit_entropies(counts)
-    by_unit = valued.groupby(table.unit_codes)
-    first = by_unit.first()
-    n_raters = by_unit["rater_key"].nunique()
-    means, sds = by_unit["number"].mean(), by_unit["number"].std(ddof=1)
-    missing = of_question["value"].isna().groupby(of_question["unit_id"]).sum()
-    numeric = of_question["source"].iloc[0] == "duo"
+def rating_distributions(inputs: Inputs) -> pd.DataFrame:
+    """One row per unit of a question several raters judge that holds at least one value."""
+    feed = read_feed(inputs)
     rows = []
-    for u in range(table.n_units):
-        present = np.nonzero(counts[u])[0]
-        top = int(np.argmax(counts[u]))
-        rows.append(
-            {
-                "dialogue_key": first.at[u, "dialogue_key"],
-                "rating_kind": first.at[u, "rating_kind"],
-                "question": first.at[u, "question"],
-                "movie_id": first.at[u, "movie_id"],
-                "source": first.at[u, "source"],
-                "scope": first.at[u, "scope"],
-                "n_ratings": int(n_values[u]),
-                "n_raters": int(n_raters.at[u]),
-                "n_missing": int(missing.at[first.at[u, "unit_id"]]),
-                "n_distinct_values": len(present),
-                "value_counts": {table.domain[c]: int(counts[u, c]) for c in present},
-                "plurality_value": table.domain[top],
-                "plurality_share": float(counts[u, top] / n_values[u]),
-                "entropy": float(entropies[u]),
-                "negentropy": math.log(k) - float(entropies[u]),
-                "mean_value": _float_or_none(means.at[u]) if numeric else None,
-                "sd_value": _float_or_none(sds.at[u]) if numeric else None,
-            }
-        )
-    return rows
-
-
-# --------------------------------------------------------------------------------------------
-# 2. agreement
-# --------------------------------------------------------------------------------------------
-
-
-@dataclass
-class RaterGroup:
-    dimension: str
-    value: str
-    members: frozenset[str] | None  # None: every rater (`all`)
-
-
-def rater_groups(raters: pd.DataFrame, source: str, rater_keys: Iterable[str]) -> list[RaterGroup]:
-    """`all`, and for DICES every demographic value of the given raters (null: in no group)."""
-    groups = [RaterGroup("all", "all", None)]
-    if source != "dices":
-        return groups
-    known = raters[raters["rater_key"].isin(set(rater_keys))]
-    for dimension in (*DEMOGRAPHIC_DIMENSIONS, "race_gender"):
-        labels = _dimension_labels(known, dimension)
-        for value in sorted(set(labels.dropna())):
-            groups.append(RaterGroup(dimension, value, frozenset(known.loc[labels == value, "rater_key"])))
-    return groups
-
-
-def _dimension_labels(raters: pd.DataFrame, dimension: str) -> pd.Series:
-    """Each rater's group value on a dimension (None where unknown)."""
-    if dimension != "race_gender":
-        return raters[dimension].astype(object).map(lambda v: None if _is_null(v) else str(v))
-    both = raters["race"].notna() & raters["gender"].notna()
-    joined = raters["race"].astype(str) + " / " + raters["gender"].astype(str)
-    return joined.where(both, None)
-
-
-def agreement(
-    ratings: pd.DataFrame,
-    raters: pd.DataFrame,
-    dialogues: pd.DataFrame,
-    n_labels: LabelCount = default_n_labels,
-) -> pd.DataFrame:
-    """One row per (source, scope, rating_kind, question, group): α, xRR, GAI and unit means."""
-    rated = unit_ratings(ratings, dialogues)
-    rows: list[dict[str, Any]] = []
-    for (source, scope), in_scope in rated.groupby(["source", "scope"], dropna=False, sort=True):
-        groups = rater_groups(raters, source, in_scope["rater_key"].unique())
-        for (kind, question), of_question in in_scope.groupby(["rating_kind", "question"], sort=True):
-            valued = of_question[of_question["value"].notna()]
-            table = CountTable.build(valued, LEVEL[source])
-            k = n_labels(source, question)
-            for group in groups:
-                figures = _group_figures(valued, table, group, k)
+    for key in feed.judged:
+        question = feed.question(key)
+        if not question.several_raters:
+            continue
+        for unit, by_rater in feed.counted(key).items():
+            row = _distribution_row(list(by_rater.values()), question)
+            if row is not None:
+                dialogue_key, movie_id = feed.unit_info[key][unit]
+                source, scope, kind, name = key
                 rows.append(
-                    {
-                        "source": source,
-                        "scope": scope,
-                        "rating_kind": kind,
-                        "question": question,
-                        "group_dimension": group.dimension,
-                        "group_value": group.value,
-                        "level_of_measurement": LEVEL[source],
-                        **figures,
-                    }
+                    {"dialogue_key": dialogue_key, "rating_kind": kind, "question": name, "movie_id": movie_id}
+                    | {"source": source, "scope": scope, **row}
                 )
-    return _finish(rows, AGREEMENT_COLUMNS, FIGURE_KEY + ["group_dimension", "group_value"])
+    return _finish(rows, RATING_DISTRIBUTION_COLUMNS, ["dialogue_key", "rating_kind", "question", "movie_id"])
 
 
-def _group_figures(valued: pd.DataFrame, table: CountTable, group: RaterGroup, k: int) -> dict[str, Any]:
-    if group.members is None:
-        in_group = np.ones(len(valued), dtype=bool)
-    else:
-        in_group = valued["rater_key"].isin(group.members).to_numpy()
-    counts_x = table.counts(in_group)
-    alpha_figures = reliability(counts_x, table)
-    if group.members is None:
-        cross = CrossReliability(0, None, None, None)
-    else:
-        cross = cross_replication_reliability(counts_x, table.counts(~in_group), table.delta())
-    # xRR within rounding of 0 is 0: the ratio would be float noise (CONTRACT_ADDITIONS.md)
-    gai = (
-        alpha_figures.alpha / cross.xrr
-        if alpha_figures.alpha is not None and cross.xrr is not None and abs(cross.xrr) >= GAI_MIN_XRR
-        else None
-    )
-    rated_units = counts_x[counts_x.sum(axis=1) >= 1]
-    has_values = len(rated_units) > 0
+def _distribution_row(judged: list[RaterUnit], question: Question) -> dict[str, Any] | None:
+    values = [ju.first for ju in judged if ju.first is not None]
+    if not values:
+        return None
+    counts = [values.count(code) for code in question.codes]
+    top = max(counts)
+    h = entropy(values)
+    interval = question.level == "interval"
     return {
-        "n_raters": int(valued.loc[in_group, "rater_key"].nunique()),
-        "n_units": alpha_figures.n_units,
-        "n_values": alpha_figures.n_values,
-        "observed_disagreement": alpha_figures.observed_disagreement,
-        "expected_disagreement": alpha_figures.expected_disagreement,
-        "alpha": alpha_figures.alpha,
-        "n_xrr_units": cross.n_units,
-        "xrr_observed_disagreement": cross.observed_disagreement,
-        "xrr_expected_disagreement": cross.expected_disagreement,
-        "xrr": cross.xrr,
-        "gai": gai,
-        "mean_negentropy": float((math.log(k) - unit_entropies(rated_units)).mean()) if has_values else None,
-        "mean_plurality_share": float(plurality_shares(rated_units).mean()) if has_values else None,
+        "level_of_measurement": question.level,
+        "n_ratings": len(values),
+        "n_raters": len(values),
+        "n_repeats": sum(len(ju.repeats) for ju in judged),
+        "n_missing": sum(ju.n_missing for ju in judged),
+        "n_distinct_values": len(set(values)),
+        "value_counts": list(zip(question.texts, counts)),
+        "value_shares": [(text, n / len(values)) for text, n in zip(question.texts, counts)],
+        "plurality_value": min(t for t, n in zip(question.texts, counts) if n == top),
+        "plurality_share": top / len(values),
+        "entropy": h,
+        "n_labels": question.n_labels,
+        "negentropy": math.log(question.n_labels) - h,
+        "mean_value": float(np.mean(values)) if interval else None,
+        "sd_value": float(np.std(values, ddof=1)) if interval and len(values) > 1 else None,
     }
 
 
 # --------------------------------------------------------------------------------------------
-# 3. rater_agreement
+# agreement
 # --------------------------------------------------------------------------------------------
 
 
-def rater_agreement(ratings: pd.DataFrame, dialogues: pd.DataFrame) -> pd.DataFrame:
-    """Per rater and question: the share of their values equal to the others' plurality value."""
-    rated = unit_ratings(ratings, dialogues)
-    frames = []
-    for _, of_question in rated.groupby(FIGURE_KEY, dropna=False, sort=True):
-        compared, agrees = _compare_with_others(of_question)
-        frames.append(of_question.assign(has_value=of_question["value"].notna(), compared=compared, agrees=agrees))
-    if not frames:
-        return _finish([], RATER_AGREEMENT_COLUMNS, [])
-    per_rating = pd.concat(frames)
-    per_rating["duo_number"] = per_rating["number"].where(per_rating["source"] == "duo")
-    per_rater = (
-        per_rating.groupby(["rater_key", *FIGURE_KEY], dropna=False, sort=True)
-        .agg(
-            n_ratings=("has_value", "sum"),
-            n_compared=("compared", "sum"),
-            n_agreeing=("agrees", "sum"),
-            mean_value=("duo_number", "mean"),
-        )
-        .reset_index()
-    )
-    share = per_rater["n_agreeing"] / per_rater["n_compared"]
-    per_rater["agreement_with_others"] = share.where(per_rater["n_compared"] > 0)
-    return _finish(per_rater.to_dict("records"), RATER_AGREEMENT_COLUMNS, ["rater_key", *FIGURE_KEY])
+@dataclass(frozen=True)
+class RaterGroup:
+    dimension: str
+    value: str
+    members: frozenset[str] | None  # None: `all`, every rater
 
 
-def _compare_with_others(of_question: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
-    """Per rating: compared (others gave a value on its unit), agrees (its value is an others' plurality)."""
-    compared = np.zeros(len(of_question), dtype=bool)
-    agrees = np.zeros(len(of_question), dtype=bool)
-    has_value = of_question["value"].notna().to_numpy()
-    valued = of_question[has_value]
-    if valued.empty:
-        return compared, agrees
-    table = CountTable.build(valued, "nominal")
-    unit_totals = table.counts()
-    unit_rater = pd.MultiIndex.from_arrays([table.unit_codes, valued["rater_key"].to_numpy()])
-    pair_codes, pair_index = pd.factorize(unit_rater)
-    pair_units = pair_index.get_level_values(0).to_numpy()
-    width = len(table.domain)
-    own = np.bincount(pair_codes * width + table.value_codes, minlength=len(pair_index) * width).reshape(-1, width)
-    others = unit_totals[pair_units] - own  # everyone else's values on the unit, all of this rater's left out
-    others_total, others_top = others.sum(axis=1), others.max(axis=1)
-    compared[has_value] = others_total[pair_codes] > 0
-    agrees[has_value] = compared[has_value] & (others[pair_codes, table.value_codes] == others_top[pair_codes])
-    return compared, agrees
+def group_value(demographics: dict[str, str | None], dimension: str) -> str | None:
+    if dimension == "race_gender":
+        race, gender = demographics["race"], demographics["gender"]
+        return None if race is None or gender is None else f"{race} / {gender}"
+    return demographics[dimension]
+
+
+def rater_groups(feed: Feed, rater_keys: Iterable[str]) -> list[RaterGroup]:
+    """`all`, and one group per value of each dimension the given raters have."""
+    rater_keys = set(rater_keys)
+    groups = [RaterGroup("all", "all", None)]
+    for dimension in (*DEMOGRAPHIC_DIMENSIONS, "race_gender"):
+        by_value: dict[str, set[str]] = {}
+        for rater in rater_keys:
+            value = group_value(feed.demographics[rater], dimension)
+            if value is not None:
+                by_value.setdefault(value, set()).add(rater)
+        groups += [RaterGroup(dimension, v, frozenset(members)) for v, members in sorted(by_value.items())]
+    return groups
+
+
+def agreement(inputs: Inputs) -> pd.DataFrame:
+    """One row per (source, scope, rating_kind, question, group) of the questions several raters judge."""
+    feed = read_feed(inputs)
+    rows = []
+    for keys in _keys_by_scope(feed).values():
+        judged_in_scope = {r for key in keys for by_rater in feed.judged[key].values() for r in by_rater}
+        groups = rater_groups(feed, judged_in_scope)
+        for key in keys:
+            if feed.question(key).several_raters:
+                rows += [_agreement_row(feed, key, group) for group in groups]
+    return _finish(rows, AGREEMENT_COLUMNS, [*QUESTION_KEY, "group_dimension", "group_value"])
+
+
+def _keys_by_scope(feed: Feed) -> dict[tuple[str, str], list[tuple]]:
+    by_scope: dict[tuple[str, str], list[tuple]] = {}
+    for key in feed.judged:
+        by_scope.setdefault(key[:2], []).append(key)
+    return by_scope
+
+
+def _agreement_row(feed: Feed, key: tuple, group: RaterGroup) -> dict[str, Any]:
+    question = feed.question(key)
+    values = feed.first_values(key)
+    is_member = (lambda r: True) if group.members is None else (lambda r: r in group.members)  # noqa: E731
+    x_units = [[v for r, v in by_rater.items() if is_member(r)] for by_rater in values.values()]
+    y_units = [[v for r, v in by_rater.items() if not is_member(r)] for by_rater in values.values()]
+    pairable = [xs for xs in x_units if len(xs) >= 2]
+    observed, expected = krippendorff_disagreements(x_units, question)
+    alpha = _group_alpha(values, is_member, question) if expected else None
+    cross = cross_replication_reliability(x_units, y_units, question)
+    if group.members is None:
+        cross = CrossReliability(0, None, None, None)  # no one is outside `all`
+    judged = {r for by_rater in feed.judged[key].values() for r in by_rater if is_member(r)}
+    return {
+        "source": key[0],
+        "scope": key[1],
+        "rating_kind": key[2],
+        "question": key[3],
+        "group_dimension": group.dimension,
+        "group_value": group.value,
+        "level_of_measurement": question.level,
+        "n_labels": question.n_labels,
+        "n_raters": len({r for by_rater in values.values() for r in by_rater if is_member(r)}),
+        "n_excluded_raters": len(judged & feed.excluded),
+        "n_units": len(pairable),
+        "n_values": sum(len(xs) for xs in pairable),
+        "observed_disagreement": observed,
+        "expected_disagreement": expected,
+        "alpha": alpha,
+        "n_xrr_units": cross.n_units,
+        "xrr_observed_disagreement": cross.observed_disagreement,
+        "xrr_expected_disagreement": cross.expected_disagreement,
+        "xrr": cross.xrr,
+        "gai": _gai(alpha, cross.xrr),
+        "n_units_2plus": len(pairable),
+        "mean_negentropy": _mean([math.log(question.n_labels) - entropy(xs) for xs in pairable]),
+        "mean_plurality_share": _mean([plurality_share(xs) for xs in pairable]),
+    }
+
+
+def _group_alpha(values: dict[str, dict[str, int]], is_member: Any, question: Question) -> float | None:
+    """The package's α on the group's raters × units matrix of first values."""
+    raters = sorted({r for by_rater in values.values() for r in by_rater if is_member(r)})
+    matrix = [[float(by_rater.get(r, np.nan)) for by_rater in values.values()] for r in raters]
+    return package_alpha(matrix, question)
+
+
+def _gai(alpha: float | None, xrr: float | None) -> float | None:
+    if alpha is None or xrr is None or abs(xrr) < GAI_MIN_XRR:
+        return None
+    return alpha / xrr
+
+
+def _mean(numbers: list[float]) -> float | None:
+    return float(np.mean(numbers)) if numbers else None
 
 
 # --------------------------------------------------------------------------------------------
-# 4. score_correlations
+# rater_agreement
 # --------------------------------------------------------------------------------------------
 
 
-def score_correlations(ratings: pd.DataFrame, dialogues: pd.DataFrame) -> pd.DataFrame:
-    """DUO: Pearson and Spearman between every ordered pair of (question, rating_kind) per scope."""
-    prepared = prepare_ratings(ratings, dialogues)
-    duo = prepared[prepared["source"] == "duo"]
-    rows: list[dict[str, Any]] = []
-    for scope, in_scope in duo.groupby("scope", dropna=False, sort=True):
-        combinations = sorted(set(zip(in_scope["question"], in_scope["rating_kind"])))
-        per_dialogue = in_scope.groupby(["dialogue_key", "question", "rating_kind"])["number"].mean()
-        wide = per_dialogue.unstack(["question", "rating_kind"])
-        for a in combinations:
-            for b in combinations:
+def rater_agreement(inputs: Inputs) -> pd.DataFrame:
+    """Per rater and question several raters judge: the share of the rater's values that are the others' plurality."""
+    feed = read_feed(inputs)
+    rows = []
+    for key in feed.judged:
+        question = feed.question(key)
+        if question.several_raters:
+            values = feed.first_values(key)
+            raters = sorted({r for by_rater in values.values() for r in by_rater})
+            rows += [_rater_agreement_row(key, rater, values, question) for rater in raters]
+    return _finish(rows, RATER_AGREEMENT_COLUMNS, ["rater_key", *QUESTION_KEY])
+
+
+def _rater_agreement_row(key: tuple, rater: str, values: dict[str, dict[str, int]], question: Question) -> dict:
+    own, compared, agreeing = [], 0, 0
+    for by_rater in values.values():
+        if rater not in by_rater:
+            continue
+        value = by_rater[rater]
+        own.append(value)
+        others = [v for r, v in by_rater.items() if r != rater]
+        if others:
+            compared += 1
+            agreeing += others.count(value) == max(others.count(v) for v in others)
+    return {
+        "rater_key": rater,
+        **dict(zip(QUESTION_KEY, key)),
+        "n_ratings": len(own),
+        "n_compared": compared,
+        "n_agreeing": agreeing,
+        "agreement_with_others": agreeing / compared if compared else None,
+        "mean_value": float(np.mean(own)) if question.level == "interval" else None,
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# rater_consistency
+# --------------------------------------------------------------------------------------------
+
+
+def rater_consistency(inputs: Inputs) -> pd.DataFrame:
+    """Per rater and question with repeats, and pooled per question (rater_key None): repeats equal to the first."""
+    feed = read_feed(inputs)
+    rows = []
+    for key in feed.judged:
+        per_rater: dict[str, list[bool]] = {}
+        for by_rater in feed.counted(key).values():
+            for rater, judged in by_rater.items():
+                per_rater.setdefault(rater, []).extend(v == judged.first for v in judged.repeats)
+        per_rater = {r: same for r, same in per_rater.items() if same}
+        rows += [_consistency_row(key, rater, same) for rater, same in per_rater.items()]
+        if per_rater:
+            rows.append(_consistency_row(key, None, [s for same in per_rater.values() for s in same]))
+    return _finish(rows, RATER_CONSISTENCY_COLUMNS, ["rater_key", *QUESTION_KEY])
+
+
+def _consistency_row(key: tuple, rater: str | None, identical: list[bool]) -> dict[str, Any]:
+    return {
+        "rater_key": rater,
+        **dict(zip(QUESTION_KEY, key)),
+        "n_repeats": len(identical),
+        "n_identical": sum(identical),
+        "share_identical": sum(identical) / len(identical),
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# score_correlations
+# --------------------------------------------------------------------------------------------
+
+
+def score_correlations(inputs: Inputs) -> pd.DataFrame:
+    """Per scope, every ordered pair of different (question, rating_kind) of the interval questions."""
+    feed = read_feed(inputs)
+    scores: dict[tuple[str, str], dict[tuple[str, str], pd.Series]] = {}
+    for key in feed.judged:
+        if feed.question(key).level == "interval":
+            series = _dialogue_scores(feed, key)
+            if len(series):
+                scores.setdefault(key[:2], {})[(key[3], key[2])] = series
+    rows = []
+    for (source, scope), measures in scores.items():
+        for a in measures:
+            for b in measures:
                 if a != b:
-                    rows.append(
-                        {
-                            "source": "duo",
-                            "scope": scope,
-                            "question_a": a[0],
-                            "rating_kind_a": a[1],
-                            "question_b": b[0],
-                            "rating_kind_b": b[1],
-                            **_correlation(wide, a, b),
-                        }
-                    )
+                    names = {"question_a": a[0], "rating_kind_a": a[1], "question_b": b[0], "rating_kind_b": b[1]}
+                    rows.append({"source": source, "scope": scope, **names, **_correlation(measures[a], measures[b])})
     return _finish(rows, SCORE_CORRELATION_COLUMNS, SCORE_CORRELATION_COLUMNS[:6])
 
 
-def _correlation(wide: pd.DataFrame, a: tuple[str, str], b: tuple[str, str]) -> dict[str, Any]:
-    if a not in wide.columns or b not in wide.columns:
-        return {"n_dialogues": 0, "pearson_r": None, "spearman_rho": None}
-    both = wide[[a, b]].dropna()
-    x, y = both[a].to_numpy(dtype=float), both[b].to_numpy(dtype=float)
-    n = len(both)
-    if n < 2 or np.all(x == x[0]) or np.all(y == y[0]):
-        return {"n_dialogues": n, "pearson_r": None, "spearman_rho": None}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        pearson = stats.pearsonr(x, y).statistic
-        spearman = stats.spearmanr(x, y).statistic
-    return {"n_dialogues": n, "pearson_r": _float_or_none(pearson), "spearman_rho": _float_or_none(spearman)}
+def _dialogue_scores(feed: Feed, key: tuple) -> pd.Series:
+    """dialogue_key → the mean of its raters' first values (the unrounded mean of the annotators)."""
+    by_dialogue: dict[str, list[int]] = {}
+    for unit, by_rater in feed.first_values(key).items():
+        dialogue_key = feed.unit_info[key][unit][0]
+        by_dialogue.setdefault(dialogue_key, []).extend(by_rater.values())
+    return pd.Series({d: float(np.mean(v)) for d, v in by_dialogue.items() if v}, dtype=float)
+
+
+def _correlation(a: pd.Series, b: pd.Series) -> dict[str, Any]:
+    both = pd.concat([a, b], axis=1, join="inner")
+    x, y = both.iloc[:, 0].to_numpy(), both.iloc[:, 1].to_numpy()
+    if len(both) < 2 or np.all(x == x[0]) or np.all(y == y[0]):
+        return {"n_dialogues": len(both), "pearson_r": None, "spearman_rho": None}
+    return {
+        "n_dialogues": len(both),
+        "pearson_r": float(stats.pearsonr(x, y).statistic),
+        "spearman_rho": float(stats.spearmanr(x, y).statistic),
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# All five marts
+# --------------------------------------------------------------------------------------------
+
+MARTS = {
+    "rating_distributions": rating_distributions,
+    "agreement": agreement,
+    "rater_agreement": rater_agreement,
+    "rater_consistency": rater_consistency,
+    "score_correlations": score_correlations,
+}
+
+
+def all_marts(inputs: Inputs) -> dict[str, pd.DataFrame]:
+    return {name: compute(inputs) for name, compute in MARTS.items()}
+
+
+def _finish(rows: list[dict[str, Any]], columns: list[str], sort_by: list[str]) -> pd.DataFrame:
+    frame = pd.DataFrame(rows, columns=columns).astype(object)
+    frame = frame.where(frame.notna(), None)
+    if len(frame):
+        frame = frame.sort_values(sort_by, key=lambda c: c.map(lambda v: (v is None, v)), ignore_index=True)
+    return frame
