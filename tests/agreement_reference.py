@@ -42,6 +42,7 @@ import warnings
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import krippendorff
@@ -173,17 +174,17 @@ class Question:
 
 def seeded_questions(inputs: Inputs) -> dict[tuple[str, str, str], Question]:
     """(source, rating_kind, question) → what the seeds say of it."""
-    labels = inputs.labels.sort_values(["label_set", "value_code"])
+    label_sets = {name: of_set.sort_values("value_code") for name, of_set in inputs.labels.groupby("label_set")}
     questions = {}
     for row in inputs.questions.itertuples(index=False):
-        of_set = labels[labels["label_set"] == row.label_set]
-        values = of_set[~of_set["counts_as_missing"].astype(bool)]
+        of_set = label_sets[row.label_set]
+        missing = of_set["counts_as_missing"].astype(bool)
         questions[(row.source, row.rating_kind, row.question)] = Question(
             level=row.level_of_measurement,
             several_raters=bool(row.several_raters_per_unit),
-            codes=tuple(int(c) for c in values["value_code"]),
-            texts=tuple(str(t) for t in values["value_text"]),
-            missing_codes=frozenset(int(c) for c in of_set.loc[of_set["counts_as_missing"].astype(bool), "value_code"]),
+            codes=tuple(int(c) for c in of_set.loc[~missing, "value_code"]),
+            texts=tuple(str(t) for t in of_set.loc[~missing, "value_text"]),
+            missing_codes=frozenset(int(c) for c in of_set.loc[missing, "value_code"]),
         )
     return questions
 
@@ -216,11 +217,11 @@ class RaterUnit:
 
     values: list[int | None]  # one per judgement, None where it has no value
 
-    @property
+    @cached_property
     def given(self) -> list[int]:
         return [v for v in self.values if v is not None]
 
-    @property
+    @cached_property
     def first(self) -> int | None:
         return self.given[0] if self.given else None
 
@@ -278,7 +279,8 @@ def read_feed(inputs: Inputs) -> Feed:
     feed = Feed(questions, frozenset(inputs.excluded_raters["rater_key"]), demographics)
     # a rater's judgements of a unit in order: round (text order), then row, nulls last
     judgements = inputs.judgements.sort_values(["judgement_round", "judgement_row"], na_position="last")
-    for row in judgements.to_dict("records"):
+    columns = list(judgements.columns)
+    for row in (dict(zip(columns, values)) for values in zip(*(judgements[c].tolist() for c in columns))):
         seeded = questions.get((row["source"], row["rating_kind"], row["question"]))
         if seeded is None:
             continue  # a question the seed does not list (a build test names it)
@@ -293,6 +295,10 @@ def read_feed(inputs: Inputs) -> Feed:
     return feed
 
 
+def as_feed(inputs: Inputs | Feed) -> Feed:
+    return inputs if isinstance(inputs, Feed) else read_feed(inputs)
+
+
 # --------------------------------------------------------------------------------------------
 # Figures of a set of values
 # --------------------------------------------------------------------------------------------
@@ -300,9 +306,8 @@ def read_feed(inputs: Inputs) -> Feed:
 
 def entropy(values: list[int]) -> float:
     """H = −Σ p_c ln p_c (natural log)."""
-    counts = np.array(list(Counter(values).values()), dtype=float)
-    p = counts / counts.sum()
-    return float(-(p * np.log(p)).sum()) + 0.0
+    shares = [n / len(values) for n in Counter(values).values()]
+    return -sum(p * math.log(p) for p in shares) + 0.0
 
 
 def plurality_share(values: list[int]) -> float:
@@ -330,12 +335,12 @@ def _pair_distance_sum(xs: list[int], ys: list[int], question: Question) -> floa
     return float(sum(nx * ny * question.distance(a, b) for a, nx in counts_x.items() for b, ny in counts_y.items()))
 
 
-def package_alpha(matrix: list[list[float]], question: Question) -> float | None:
+def package_alpha(matrix: np.ndarray, question: Question) -> float | None:
     """α of a raters × units matrix (NaN where the rater gave no value) from the `krippendorff` package."""
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         value = krippendorff.alpha(
-            reliability_data=np.array(matrix, dtype=float),
+            reliability_data=matrix,
             value_domain=np.array(question.codes, dtype=float),
             level_of_measurement=question.level,
         )
@@ -376,9 +381,9 @@ def cross_replication_reliability(
 # --------------------------------------------------------------------------------------------
 
 
-def rating_distributions(inputs: Inputs) -> pd.DataFrame:
+def rating_distributions(inputs: Inputs | Feed) -> pd.DataFrame:
     """One row per unit of a question several raters judge that holds at least one value."""
-    feed = read_feed(inputs)
+    feed = as_feed(inputs)
     rows = []
     for key in feed.judged:
         question = feed.question(key)
@@ -456,9 +461,9 @@ def rater_groups(feed: Feed, rater_keys: Iterable[str]) -> list[RaterGroup]:
     return groups
 
 
-def agreement(inputs: Inputs) -> pd.DataFrame:
+def agreement(inputs: Inputs | Feed) -> pd.DataFrame:
     """One row per (source, scope, rating_kind, question, group) of the questions several raters judge."""
-    feed = read_feed(inputs)
+    feed = as_feed(inputs)
     rows = []
     for keys in _keys_by_scope(feed).values():
         judged_in_scope = {r for key in keys for by_rater in feed.judged[key].values() for r in by_rater}
@@ -516,11 +521,32 @@ def _agreement_row(feed: Feed, key: tuple, group: RaterGroup) -> dict[str, Any]:
     }
 
 
+MAX_MATRIX_CELLS = 4_000_000  # ReDial's ~1,000 workers × 60,000 units would not fit: see reliability_matrix
+
+
 def _group_alpha(values: dict[str, dict[str, int]], is_member: Any, question: Question) -> float | None:
     """The package's α on the group's raters × units matrix of first values."""
-    raters = sorted({r for by_rater in values.values() for r in by_rater if is_member(r)})
-    matrix = [[float(by_rater.get(r, np.nan)) for by_rater in values.values()] for r in raters]
-    return package_alpha(matrix, question)
+    units = [[(r, v) for r, v in by_rater.items() if is_member(r)] for by_rater in values.values()]
+    return package_alpha(reliability_matrix(units), question)
+
+
+def reliability_matrix(units: list[list[tuple[str, int]]]) -> np.ndarray:
+    """Raters × units, NaN where a rater gave the unit no value. α depends only on each unit's values,
+    not on who gave them: where that matrix would be too large (many raters, each on few units) the
+    rows are value slots instead (the i-th value of each unit), the same α from a far smaller matrix."""
+    raters = sorted({r for unit in units for r, _ in unit})
+    if len(raters) * len(units) <= MAX_MATRIX_CELLS:
+        row_of = {r: i for i, r in enumerate(raters)}
+        cells = [(row_of[r], u, v) for u, unit in enumerate(units) for r, v in unit]
+        height = len(raters)
+    else:
+        cells = [(i, u, v) for u, unit in enumerate(units) for i, (_, v) in enumerate(unit)]
+        height = max(len(unit) for unit in units)
+    matrix = np.full((height, len(units)), np.nan)
+    if cells:
+        rows, columns, codes = zip(*cells)
+        matrix[list(rows), list(columns)] = codes
+    return matrix
 
 
 def _gai(alpha: float | None, xrr: float | None) -> float | None:
@@ -538,38 +564,42 @@ def _mean(numbers: list[float]) -> float | None:
 # --------------------------------------------------------------------------------------------
 
 
-def rater_agreement(inputs: Inputs) -> pd.DataFrame:
+def rater_agreement(inputs: Inputs | Feed) -> pd.DataFrame:
     """Per rater and question several raters judge: the share of the rater's values that are the others' plurality."""
-    feed = read_feed(inputs)
+    feed = as_feed(inputs)
     rows = []
     for key in feed.judged:
         question = feed.question(key)
         if question.several_raters:
-            values = feed.first_values(key)
-            raters = sorted({r for by_rater in values.values() for r in by_rater})
-            rows += [_rater_agreement_row(key, rater, values, question) for rater in raters]
+            per_rater: dict[str, list[tuple[int, bool | None]]] = {}
+            for by_rater in feed.first_values(key).values():
+                unit_counts = Counter(by_rater.values())
+                for rater, value in by_rater.items():
+                    per_rater.setdefault(rater, []).append((value, _agrees_with_others(value, unit_counts)))
+            rows += [_rater_agreement_row(key, r, per_rater[r], question) for r in sorted(per_rater)]
     return _finish(rows, RATER_AGREEMENT_COLUMNS, ["rater_key", *QUESTION_KEY])
 
 
-def _rater_agreement_row(key: tuple, rater: str, values: dict[str, dict[str, int]], question: Question) -> dict:
-    own, compared, agreeing = [], 0, 0
-    for by_rater in values.values():
-        if rater not in by_rater:
-            continue
-        value = by_rater[rater]
-        own.append(value)
-        others = [v for r, v in by_rater.items() if r != rater]
-        if others:
-            compared += 1
-            agreeing += others.count(value) == max(others.count(v) for v in others)
+def _agrees_with_others(value: int, unit_counts: Counter) -> bool | None:
+    """Whether a rater's value is (one of) the plurality value(s) of the other raters' values on the unit
+    (the unit's value counts less the rater's own value); None where no one else gave a value."""
+    others = unit_counts.copy()
+    others[value] -= 1
+    if others.total() == 0:
+        return None
+    return others[value] == max(others.values())
+
+
+def _rater_agreement_row(key: tuple, rater: str, judged: list[tuple[int, bool | None]], question: Question) -> dict:
+    compared = [agrees for _, agrees in judged if agrees is not None]
     return {
         "rater_key": rater,
         **dict(zip(QUESTION_KEY, key)),
-        "n_ratings": len(own),
-        "n_compared": compared,
-        "n_agreeing": agreeing,
-        "agreement_with_others": agreeing / compared if compared else None,
-        "mean_value": float(np.mean(own)) if question.level == "interval" else None,
+        "n_ratings": len(judged),
+        "n_compared": len(compared),
+        "n_agreeing": sum(compared),
+        "agreement_with_others": sum(compared) / len(compared) if compared else None,
+        "mean_value": float(np.mean([v for v, _ in judged])) if question.level == "interval" else None,
     }
 
 
@@ -578,9 +608,9 @@ def _rater_agreement_row(key: tuple, rater: str, values: dict[str, dict[str, int
 # --------------------------------------------------------------------------------------------
 
 
-def rater_consistency(inputs: Inputs) -> pd.DataFrame:
+def rater_consistency(inputs: Inputs | Feed) -> pd.DataFrame:
     """Per rater and question with repeats, and pooled per question (rater_key None): repeats equal to the first."""
-    feed = read_feed(inputs)
+    feed = as_feed(inputs)
     rows = []
     for key in feed.judged:
         per_rater: dict[str, list[bool]] = {}
@@ -609,9 +639,9 @@ def _consistency_row(key: tuple, rater: str | None, identical: list[bool]) -> di
 # --------------------------------------------------------------------------------------------
 
 
-def score_correlations(inputs: Inputs) -> pd.DataFrame:
+def score_correlations(inputs: Inputs | Feed) -> pd.DataFrame:
     """Per scope, every ordered pair of different (question, rating_kind) of the interval questions."""
-    feed = read_feed(inputs)
+    feed = as_feed(inputs)
     scores: dict[tuple[str, str], dict[tuple[str, str], pd.Series]] = {}
     for key in feed.judged:
         if feed.question(key).level == "interval":
@@ -663,7 +693,8 @@ MARTS = {
 
 
 def all_marts(inputs: Inputs) -> dict[str, pd.DataFrame]:
-    return {name: compute(inputs) for name, compute in MARTS.items()}
+    feed = read_feed(inputs)
+    return {name: compute(feed) for name, compute in MARTS.items()}
 
 
 def _finish(rows: list[dict[str, Any]], columns: list[str], sort_by: list[str]) -> pd.DataFrame:

@@ -364,9 +364,11 @@ def without_raters(judgements: pd.DataFrame, raters: list[str]) -> pd.DataFrame:
 
 
 EMPTY_SET = (judgement_frame([]), rater_frame([]), [])
+# each example builds the ~20 agreement models (about 0.4 s); the properties build them twice
 HYPOTHESIS = settings(
-    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
 )
+PROPERTIES = settings(HYPOTHESIS, max_examples=50)
 
 
 @HYPOTHESIS
@@ -385,7 +387,7 @@ def test_generated_judgements_match_the_reference(compiled_models: CompiledAgree
             assert row["mean_negentropy"] is None and row["mean_plurality_share"] is None, row
 
 
-@HYPOTHESIS
+@PROPERTIES
 @given(judgement_sets())
 def test_repeats_change_no_figure_but_their_own_counts(compiled_models: CompiledAgreementModels, judgement_set) -> None:
     judgements, raters, excluded = judgement_set
@@ -397,7 +399,7 @@ def test_repeats_change_no_figure_but_their_own_counts(compiled_models: Compiled
         assert_no_differences(differences(mart, without[mart], with_repeats[mart]))
 
 
-@HYPOTHESIS
+@PROPERTIES
 @given(judgement_sets())
 def test_excluded_raters_give_the_figures_of_the_data_without_them(
     compiled_models: CompiledAgreementModels, judgement_set
