@@ -118,7 +118,9 @@ def test_exposures_show_what_a_superset_chart_depends_on(tmp_path: Path) -> None
     )
     assert listed.returncode == 0, listed.stdout + listed.stderr
     names = set(listed.stdout.split())
-    assert {"agreement", "ratings", "int_agreement__values", "stg_dices__ratings_350"} <= names
+    # the agreement chart reads the judgements feed, which each source declares in its own folder
+    agreement_lineage = {"int_agreement__values", "int_agreement__judgements", "int_dices__judgements"}
+    assert {"agreement", "ratings", "stg_dices__ratings_350", *agreement_lineage} <= names
     assert "score_correlations" not in names  # a notebook's, not a chart's
 
 
