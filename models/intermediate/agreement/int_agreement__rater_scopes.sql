@@ -61,6 +61,21 @@ first_answers as (
 
 ),
 
+-- a time is the record's, repeated on each of its judgements: one per (rater, item, judgement order)
+answered_records as (
+
+    select distinct
+        source,
+        scope,
+        rater_key,
+        dialogue_key,
+        judgement_order,
+        answer_time_ms
+    from judgements
+    where answer_time_ms is not null
+
+),
+
 answer_times as (
 
     select
@@ -68,8 +83,7 @@ answer_times as (
         scope,
         rater_key,
         median(answer_time_ms) as median_answer_time_ms
-    from judgements
-    where answer_time_ms is not null
+    from answered_records
     group by source, scope, rater_key
 
 ),
