@@ -373,6 +373,23 @@ def dices_section(con: duckdb.DuckDBPyConnection, sources: list[str]) -> Section
         spread, "plurality_share", "share of the most common answer", "Per-item plurality share"
     )
     figures = [svg(answer_chart), svg(alt.hconcat(entropy_chart, plurality_chart)) if spread else ""]
+    quality = rows(
+        con,
+        """
+        select scope as config, mean_agreement_with_others
+        from marts.rater_quality
+        where source = 'dices' and mean_agreement_with_others is not null
+    """,
+    )
+    if quality:
+        quality_chart = item_histogram(
+            quality,
+            "mean_agreement_with_others",
+            "share of a rater's answers that side with the others' plurality (mean over questions)",
+            "Rater quality: who would a filter drop? (marts.rater_quality)",
+            counted="raters",
+        )
+        figures.append(svg(quality_chart))
     grasp = rows(
         con,
         """
@@ -421,14 +438,16 @@ def dices_section(con: duckdb.DuckDBPyConnection, sources: list[str]) -> Section
     )
 
 
-def item_histogram(spread: list[dict], field_name: str, axis_title: str, title: str) -> alt.Chart:
-    """How many DICES items fall in each bin of one per-item figure, per release."""
+def item_histogram(
+    spread: list[dict], field_name: str, axis_title: str, title: str, counted: str = "items"
+) -> alt.Chart:
+    """How many DICES items (or raters) fall in each bin of one figure, per release."""
     return (
         alt.Chart(alt.Data(values=spread))
         .mark_bar()
         .encode(
             x=alt.X(f"{field_name}:Q", bin=alt.Bin(maxbins=30), title=axis_title),
-            y=alt.Y("count():Q", title="items"),
+            y=alt.Y("count():Q", title=counted),
             color=alt.Color("config:N", title="DICES"),
             tooltip=["config:N", "count():Q"],
         )

@@ -123,6 +123,8 @@ def test_the_toy_source_reaches_every_shared_mart(toy_warehouse: tuple[Path, Pat
         ("toy:t2", 2, "user", "toy:user:u2", "Just testing."),
     ]
     assert query(db_path, "select rater_key, rater_role, gender from marts.raters where source = 'toy' order by 1") == [
+        ("toy:reviewer:r1", "toy_reviewer", None),
+        ("toy:reviewer:r2", "toy_reviewer", None),
         ("toy:user:u1", "toy_user", None),
         ("toy:user:u2", "toy_user", None),
     ]
@@ -132,8 +134,38 @@ def test_the_toy_source_reaches_every_shared_mart(toy_warehouse: tuple[Path, Pat
         "from marts.ratings where source = 'toy' order by 1",
     ) == [
         ("toy:t1:rating", "toy:user:u1", "subjective", "overall", 4.0, "4", None),
+        ("toy:t1:review:r1", "toy:reviewer:r1", "objective", "overall", 5.0, "5", None),
+        ("toy:t1:review:r2", "toy:reviewer:r2", "objective", "overall", 4.0, "4", None),
         ("toy:t2:rating", "toy:user:u2", "subjective", "overall", 2.0, "2", None),
+        ("toy:t2:review:r1", "toy:reviewer:r1", "objective", "overall", 2.0, "2", None),
+        ("toy:t2:review:r2", "toy:reviewer:r2", "objective", "overall", 3.0, "3", None),
     ]
+
+
+def test_the_toy_source_gets_agreement_rows_without_agreement_sql(toy_warehouse: tuple[Path, Path]) -> None:
+    """The reviewers' α on the toy's question, as the krippendorff package computes it from the
+    release's scores (reviewers × dialogues), and the users' one score per dialogue in the
+    correlations, with no line of the agreement models changed."""
+    import krippendorff
+
+    project, db_path = toy_warehouse
+    agreement_models = sorted((project / "models" / "intermediate" / "agreement").glob("*.sql"))
+    assert [p.read_text(encoding="utf-8") for p in agreement_models] == [
+        (PROJECT_ROOT / p.relative_to(project)).read_text(encoding="utf-8") for p in agreement_models
+    ]
+    [(alpha, n_raters, n_units)] = query(
+        db_path,
+        "select alpha, n_raters, n_units from marts.agreement "
+        "where source = 'toy' and question = 'overall' and group_dimension = 'all'",
+    )
+    expected = krippendorff.alpha(reliability_data=[[5, 2], [4, 3]], level_of_measurement="interval")
+    assert (n_raters, n_units) == (2, 2)
+    assert abs(alpha - expected) < 1e-9
+    assert query(
+        db_path,
+        "select n_dialogues from marts.score_correlations where source = 'toy' "
+        "and rating_kind_a = 'subjective' and rating_kind_b = 'objective'",
+    ) == [(2,)]
 
 
 def test_reconciliation_accounts_for_every_toy_line(toy_warehouse: tuple[Path, Path]) -> None:

@@ -4,7 +4,8 @@
 -- question's labels count as missing is no value (null), and `judgement_order` orders a rater's
 -- judgements of a unit (by round, then row in the release; nulls last). A judgement of a
 -- question the seed does not list is left out here and fails `judgements_fit_their_questions`.
--- A view: its readers each read it once.
+-- Optional columns a source may leave out (null here): answer_time_ms. A view: its readers each
+-- read it once.
 {{ config(materialized='view') }}
 
 with
@@ -39,7 +40,8 @@ final as (
         judgements.movie_id,
         judgements.rater_key,
         case when not judgement_labels.counts_as_missing then judgements.value_code end as value_code,
-        { 'round': judgements.judgement_round, 'row': judgements.judgement_row } as judgement_order
+        { 'round': judgements.judgement_round, 'row': judgements.judgement_row } as judgement_order,
+        judgements.answer_time_ms
     from judgements
     inner join judgement_questions
         on

@@ -29,8 +29,8 @@ unit_judgements as (
     select
         questions.question_id,
         first_judgements.unit_key,
-        any_value(first_judgements.dialogue_key) as dialogue_key,
-        any_value(first_judgements.movie_id) as movie_id,
+        first_judgements.dialogue_key,
+        first_judgements.movie_id,
         count(first_judgements.value_code) as n_values,
         avg(first_judgements.value_code) as mean_value,
         stddev_samp(first_judgements.value_code) as sd_value,
@@ -44,7 +44,7 @@ unit_judgements as (
             and first_judgements.rating_kind = questions.rating_kind
             and first_judgements.question = questions.question
     inner join raters on first_judgements.rater_key = raters.rater_key
-    group by questions.question_id, first_judgements.unit_key
+    group by questions.question_id, first_judgements.unit_key, first_judgements.dialogue_key, first_judgements.movie_id
 
 ),
 

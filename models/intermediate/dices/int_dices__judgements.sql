@@ -73,7 +73,8 @@ final as (
         answer_rows.rater_key,
         answer_codes.value_code,
         answer_rows.phase as judgement_round,
-        answer_rows.row_number as judgement_row
+        answer_rows.row_number as judgement_row,
+        answer_rows.answer_time_ms
     from answers
     inner join answer_rows on answers.row_ref = answer_rows.row_ref
     inner join dices_questions on answers.question_ref = dices_questions.question_ref

@@ -1,0 +1,109 @@
+-- One row per (rater, scope) with judgements: what the rater's answers look like beyond agreement
+-- with others, for `rater_quality`. Over the rater's first judgements (one per unit): the items
+-- judged and the share of answers that say the rater could not decide (questions whose labels
+-- offer that); over every judgement: the median time taken, where the source records it.
+with
+
+judgements as (
+
+    select * from {{ ref('int_agreement__judgements') }}
+
+),
+
+first_judgements as (
+
+    select * from {{ ref('int_agreement__first_judgements') }}
+    where value_code is not null
+
+),
+
+questions as (
+
+    select * from {{ ref('int_agreement__questions') }}
+
+),
+
+judgement_labels as (
+
+    select * from {{ ref('judgement_labels') }}
+
+),
+
+label_sets_with_unsure as (
+
+    select distinct label_set from judgement_labels
+    where is_unsure
+
+),
+
+first_answers as (
+
+    select
+        first_judgements.source,
+        first_judgements.scope,
+        first_judgements.rater_key,
+        count(distinct first_judgements.dialogue_key) as n_items,
+        count(*) filter (where judgement_labels.is_unsure) as n_unsure,
+        count(*) filter (where label_sets_with_unsure.label_set is not null) as n_answers_that_could_be_unsure
+    from first_judgements
+    inner join questions
+        on
+            first_judgements.source = questions.source
+            and first_judgements.scope = questions.scope
+            and first_judgements.rating_kind = questions.rating_kind
+            and first_judgements.question = questions.question
+    inner join judgement_labels
+        on
+            questions.label_set = judgement_labels.label_set
+            and first_judgements.value_code = judgement_labels.value_code
+    left join label_sets_with_unsure on questions.label_set = label_sets_with_unsure.label_set
+    group by first_judgements.source, first_judgements.scope, first_judgements.rater_key
+
+),
+
+-- a time is the record's, repeated on each of its judgements: one per (rater, item, judgement order)
+answered_records as (
+
+    select distinct
+        source,
+        scope,
+        rater_key,
+        dialogue_key,
+        judgement_order,
+        answer_time_ms
+    from judgements
+    where answer_time_ms is not null
+
+),
+
+answer_times as (
+
+    select
+        source,
+        scope,
+        rater_key,
+        median(answer_time_ms) as median_answer_time_ms
+    from answered_records
+    group by source, scope, rater_key
+
+),
+
+final as (
+
+    select
+        first_answers.source,
+        first_answers.scope,
+        first_answers.rater_key,
+        first_answers.n_items,
+        first_answers.n_unsure / nullif(first_answers.n_answers_that_could_be_unsure, 0) as share_unsure,
+        answer_times.median_answer_time_ms
+    from first_answers
+    left join answer_times
+        on
+            first_answers.source = answer_times.source
+            and first_answers.scope = answer_times.scope
+            and first_answers.rater_key = answer_times.rater_key
+
+)
+
+select * from final

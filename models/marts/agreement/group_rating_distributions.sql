@@ -1,0 +1,124 @@
+-- One row per (unit, rater group) for the demographic groups: the group's soft label on the unit
+-- over every label of the question, its plurality value, and how far its label distribution is
+-- from that of the raters outside it (Jensen–Shannon divergence, natural log).
+with
+
+group_units as (
+
+    select * from {{ ref('int_agreement__group_units') }}
+
+),
+
+group_unit_counts as (
+
+    select * from {{ ref('int_agreement__group_unit_counts') }}
+
+),
+
+units as (
+
+    select * from {{ ref('int_agreement__units') }}
+
+),
+
+questions as (
+
+    select * from {{ ref('int_agreement__questions') }}
+
+),
+
+demographic_groups as (
+
+    select distinct
+        group_id,
+        group_dimension,
+        group_value
+    from {{ ref('int_agreement__rater_groups') }}
+    where group_dimension <> 'all'
+
+),
+
+judgement_labels as (
+
+    select * from {{ ref('judgement_labels') }}
+    where not counts_as_missing
+
+),
+
+-- every label of the unit's question: the group's and the outsiders' share of their values
+label_shares as (
+
+    select
+        group_units.group_id,
+        group_units.unit_id,
+        judgement_labels.value_code,
+        judgement_labels.value_text,
+        coalesce(group_unit_counts.n_in_group, 0) as n_in_group,
+        coalesce(group_unit_counts.n_in_group, 0) / group_units.n_in_group as group_share,
+        coalesce(group_unit_counts.n_outside_group, 0) / nullif(group_units.n_outside_group, 0) as rest_share
+    from group_units
+    inner join demographic_groups on group_units.group_id = demographic_groups.group_id
+    inner join questions on group_units.question_id = questions.question_id
+    inner join judgement_labels on questions.label_set = judgement_labels.label_set
+    left join group_unit_counts
+        on
+            group_units.group_id = group_unit_counts.group_id
+            and group_units.unit_id = group_unit_counts.unit_id
+            and judgement_labels.value_code = group_unit_counts.value_code
+
+),
+
+-- Jensen–Shannon: half the Kullback–Leibler divergence of each side from their mean; a label
+-- a side did not give adds nothing to its half
+divergence_terms as (
+
+    select
+        *,
+        case when group_share > 0 then group_share * ln(group_share / ((group_share + rest_share) / 2)) else 0 end
+        + case when rest_share > 0 then rest_share * ln(rest_share / ((group_share + rest_share) / 2)) else 0 end
+            as divergence_term
+    from label_shares
+
+),
+
+group_unit_distributions as (
+
+    select
+        group_id,
+        unit_id,
+        sum(n_in_group) as n_values,
+        map(list(value_text order by value_code), list(n_in_group order by value_code)) as value_counts,
+        map(list(value_text order by value_code), list(group_share order by value_code)) as value_shares,
+        -- the most frequent value; ties go to the smallest value text
+        first(value_text order by n_in_group desc, value_text asc) as plurality_value,
+        -- null where no rater outside the group gave a value on the unit
+        case when count(rest_share) > 0 then sum(divergence_term) / 2 end as divergence_from_rest
+    from divergence_terms
+    group by group_id, unit_id
+
+),
+
+final as (
+
+    select
+        units.dialogue_key,
+        questions.rating_kind,
+        questions.question,
+        units.movie_id,
+        questions.source,
+        questions.scope,
+        demographic_groups.group_dimension,
+        demographic_groups.group_value,
+        cast(group_unit_distributions.n_values as bigint) as n_values,
+        group_unit_distributions.value_counts,
+        group_unit_distributions.value_shares,
+        group_unit_distributions.plurality_value,
+        group_unit_distributions.divergence_from_rest
+    from group_unit_distributions
+    inner join units on group_unit_distributions.unit_id = units.unit_id
+    inner join questions on units.question_id = questions.question_id
+    inner join demographic_groups on group_unit_distributions.group_id = demographic_groups.group_id
+
+)
+
+select * from final
