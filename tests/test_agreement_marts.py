@@ -51,6 +51,7 @@ JUDGEMENT_COLUMNS = {
     "judgement_round": "varchar",
     "judgement_row": "bigint",
 }
+OPTIONAL_JUDGEMENT_COLUMNS = {"dices": {"answer_time_ms": "bigint"}}  # a feed may leave them out (null)
 RATER_COLUMNS = {
     "rater_key": "varchar",
     "source": "varchar",
@@ -203,7 +204,8 @@ class CompiledAgreementModels:
         for schema in ("intermediate", "marts", "reference"):
             con.execute(f"create schema {schema}")
         for source in SOURCES:
-            load(con, f"intermediate.int_{source}__judgements", JUDGEMENT_COLUMNS, judgements, source)
+            feed_columns = JUDGEMENT_COLUMNS | OPTIONAL_JUDGEMENT_COLUMNS.get(source, {})
+            load(con, f"intermediate.int_{source}__judgements", feed_columns, judgements, source)
             load(con, f"intermediate.int_{source}__raters", RATER_COLUMNS, raters, source)
         for name, types in SEED_TYPES.items():
             columns = ", ".join(f"'{c}': '{t}'" for c, t in types.items())

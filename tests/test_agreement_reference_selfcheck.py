@@ -32,10 +32,12 @@ NOMINAL_1_TO_5 = "nominal_1_to_5"  # a label set of the self-checks only, for Kr
 def seeds() -> tuple[pd.DataFrame, pd.DataFrame]:
     questions = pd.read_csv(PROJECT_ROOT / "seeds" / "judgement_questions.csv")
     labels = pd.read_csv(PROJECT_ROOT / "seeds" / "judgement_labels.csv", dtype={"value_text": str})
-    questions.loc[len(questions)] = ["test", "nominal", "fluency", NOMINAL_1_TO_5, "nominal", True]
-    for code in range(1, 6):
-        labels.loc[len(labels)] = [NOMINAL_1_TO_5, code, str(code), False]
-    return questions, labels
+    test_question = {"source": "test", "rating_kind": "nominal", "question": "fluency", "label_set": NOMINAL_1_TO_5}
+    test_question |= {"level_of_measurement": "nominal", "several_raters_per_unit": True}
+    test_labels = [{"label_set": NOMINAL_1_TO_5, "value_code": c, "value_text": str(c)} for c in range(1, 6)]
+    questions = pd.concat([questions, pd.DataFrame([test_question])], ignore_index=True)
+    labels = pd.concat([labels, pd.DataFrame(test_labels).assign(counts_as_missing=False)], ignore_index=True)
+    return questions, labels.fillna({"is_unsure": False}) if "is_unsure" in labels else labels
 
 
 def judgement(
