@@ -7,9 +7,15 @@ reason while the rest loads; or, for values that parse but break a documented ru
 """
 
 import csv
+import hashlib
 import io
 import json
+import os
 import re
+import shutil
+import stat
+import subprocess
+import sys
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,7 +28,7 @@ from dwh.sample.dices import write_dices_sample
 from dwh.sample.duo import write_duo_sample
 from dwh.sample.redial import CONVERSATION_391, generate_conversations
 from ingest.dices_columns import COLUMNS_350
-from tests.conftest import failing_rows, run_dwh
+from tests.conftest import PROJECT_ROOT, failing_rows, run_dwh
 
 
 @dataclass(frozen=True)
@@ -347,3 +353,128 @@ def test_a_source_failing_beside_another_publishes_nothing(tmp_path: Path) -> No
     with duckdb.connect(str(db_path), read_only=True) as con:
         assert con.execute(count_sql).fetchone() == before
     assert before[0] > 0
+
+
+# ==============================================================================================
+# Issue 36: never replace what the user did not ask to replace (six bugs that lost or corrupted
+# data with exit 0), and ten answers that were unclear. Each test names its case (bug N / answer N).
+# The built warehouse is built once, on the corpus's small releases, and only read; a test that
+# writes gets its own copy.
+# ==============================================================================================
+
+
+def checksum(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def own_dbt_folders(root: Path) -> dict[str, str]:
+    """dbt's target and log folders of one test's builds, away from the project's target/."""
+    return {"DBT_TARGET_PATH": str(root / "target"), "DBT_LOG_PATH": str(root / "logs")}
+
+
+def the_one_error(completed: subprocess.CompletedProcess) -> str:
+    """The single line a refused command printed (ingest's `landing …` progress lines aside)."""
+    lines = [line for line in completed.stderr.splitlines() if not line.startswith("landing ")]
+    assert completed.returncode == 1 and len(lines) == 1, (completed.returncode, completed.stderr)
+    return lines[0]
+
+
+def run_dwh_in(args: list[str], db_path: Path, timeout: float = 120, umask: int | None = None, **popen) -> tuple:
+    """`dwh args` against db_path with a time limit (a hang fails the test instead of stalling it)."""
+    env = {**os.environ, "DWH_DB_PATH": str(db_path)}
+    env.pop("DWH_DEBUG", None)
+    return subprocess.run(
+        [sys.executable, "-m", "dwh.cli", *args],
+        cwd=PROJECT_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        preexec_fn=None if umask is None else (lambda: os.umask(umask)),  # noqa: PLW1509
+        **popen,
+    )
+
+
+@pytest.fixture(scope="module")
+def small_releases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The corpus's small releases of all three sources, as `dwh ingest` takes them."""
+    root = tmp_path_factory.mktemp("issue36-releases")
+    dices = write_dices_sample(root / "dices-input", seed=2, items_350=1, items_990=1)[0].parent.parent
+    train, _ = generate_conversations(6, 2, seed=3)  # without CONVERSATION_391, which the first one repeats
+    redial = redial_folder(root / "redial-input", "".join(json.dumps(c) + "\n" for c in train).encode())
+    return {"duo": duo_release(root / "duo-input"), "redial": redial, "dices": dices}
+
+
+def ingest_args(releases: dict[str, Path]) -> list[str]:
+    return ["ingest", *(arg for source, path in releases.items() for arg in (f"--{source}", str(path)))]
+
+
+@pytest.fixture(scope="module")
+def small_loaded(small_releases: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A warehouse the small releases were ingested into, never built; tests build copies of it."""
+    db_path = tmp_path_factory.mktemp("issue36-loaded") / "warehouse.duckdb"
+    run_dwh(ingest_args(small_releases), db_path, check=True)
+    return db_path
+
+
+@pytest.fixture(scope="module")
+def small_built(small_loaded: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The small releases built once, for the tests that read a built warehouse (none writes it)."""
+    root = tmp_path_factory.mktemp("issue36-built")
+    db_path = root / "warehouse.duckdb"
+    shutil.copyfile(small_loaded, db_path)
+    run_dwh(["build"], db_path, check=True, env_overrides=own_dbt_folders(root))
+    return db_path
+
+
+def copy_of(db_path: Path, folder: Path) -> Path:
+    copied = folder / db_path.name
+    shutil.copyfile(db_path, copied)
+    return copied
+
+
+# --- bug 5: the default warehouse path, a symbolic link, was replaced by a file -----------------
+
+
+def test_issue36_bug5_the_default_warehouse_path_as_a_symlink_stays_a_link(
+    small_releases: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dwh.load import run_ingest
+    from ingest.loading import SourceRequest
+    from ingest.settings import warehouse_path
+
+    bigger_disk = tmp_path / "bigger-disk" / "warehouse.duckdb"
+    bigger_disk.parent.mkdir()
+    run_dwh(["ingest", "--dices", str(small_releases["dices"])], bigger_disk, check=True)
+    before = checksum(bigger_disk)
+    project = tmp_path / "project"
+    default_path = project / "data" / "warehouse.duckdb"
+    default_path.parent.mkdir(parents=True)
+    default_path.symlink_to(bigger_disk)
+    monkeypatch.setattr("ingest.settings.PROJECT_ROOT", project)
+    monkeypatch.delenv("DWH_DB_PATH", raising=False)
+
+    db_path = warehouse_path()  # as `dwh ingest` finds it, without DWH_DB_PATH
+    run_ingest(db_path, [SourceRequest("redial", small_releases["redial"])], progress=lambda step: None)
+
+    assert db_path == bigger_disk
+    assert default_path.is_symlink() and default_path.readlink() == bigger_disk
+    assert checksum(bigger_disk) != before  # the link's target got the load, not a file in its place
+    with duckdb.connect(str(bigger_disk), read_only=True) as con:
+        assert con.execute("select count(*) from raw.redial_conversations").fetchone()[0] > 0
+        assert con.execute("select count(*) from raw.dices_350").fetchone()[0] > 0
+
+
+# --- bug 6: DWH_DB_PATH a FIFO hung `dwh summary` and `dwh ingest` -----------------------------
+
+
+@pytest.mark.parametrize("command", [["summary"], ["ingest", "--duo", "duo"]], ids=["summary", "ingest"])
+def test_issue36_bug6_a_fifo_as_the_warehouse_is_refused_not_waited_on(command: list[str], tmp_path: Path) -> None:
+    fifo = tmp_path / "warehouse.duckdb"
+    os.mkfifo(fifo)
+    completed = run_dwh_in(command, fifo, timeout=60)
+    assert the_one_error(completed) == (
+        f"dwh: error: {fifo.resolve()}: is not a regular file (a FIFO, socket or device) (DWH_DB_PATH); "
+        "name a warehouse or a new file"
+    )
+    assert stat.S_ISFIFO(fifo.stat().st_mode) and sorted(p.name for p in tmp_path.iterdir()) == ["warehouse.duckdb"]
