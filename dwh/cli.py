@@ -117,7 +117,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     sample = commands.add_parser("sample", help="write the embedded sample data in the real release layouts")
     sample.add_argument("out", type=Path, help="output folder (duo/, redial/, dices/ are written inside)")
-    sample.add_argument("--scale", type=int, default=1, help="multiply the documented sizes by N (default 1)")
+    sample.add_argument(
+        "--scale",
+        type=float,
+        default=1.0,
+        help="multiply the documented sizes by N, a fraction too: 0.1 for a quick try (default 1)",
+    )
     sample.add_argument("--seed", type=int, default=0, help="random seed; the same seed writes the same bytes")
     sample.set_defaults(handler=cmd_sample)
 
@@ -182,9 +187,10 @@ def cmd_build(args: argparse.Namespace) -> int:
 def cmd_sample(args: argparse.Namespace) -> int:
     from dwh.sample import write_sample
 
-    if args.scale < 1:
-        raise DwhError(f"--scale must be a positive integer, got {args.scale}")
-    for path in write_sample(args.out, scale=args.scale, seed=args.seed):
+    if not 0 < args.scale < float("inf"):
+        raise DwhError(f"--scale must be a positive number (a fraction too, e.g. 0.1), got {args.scale:g}")
+    scale = int(args.scale) if args.scale.is_integer() else args.scale
+    for path in write_sample(args.out, scale=scale, seed=args.seed):
         print(path)
     return 0
 

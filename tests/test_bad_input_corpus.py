@@ -478,3 +478,27 @@ def test_issue36_bug6_a_fifo_as_the_warehouse_is_refused_not_waited_on(command: 
         "name a warehouse or a new file"
     )
     assert stat.S_ISFIFO(fifo.stat().st_mode) and sorted(p.name for p in tmp_path.iterdir()) == ["warehouse.duckdb"]
+
+
+# --- answer 10: `dwh sample --scale 0.1` ----------------------------------------------------------
+
+
+def test_issue36_answer10_a_fractional_scale_writes_a_small_sample(tmp_path: Path) -> None:
+    out = tmp_path / "sample"
+    completed = run_dwh_in(["sample", str(out), "--scale", "0.1"], tmp_path / "unused.duckdb")
+    assert completed.returncode == 0, completed.stderr
+    duo_files = {
+        folder: len(list((out / "duo" / folder).glob("*.json"))) for folder in ("ed/en", "wow/en", "ed/ja", "wow/ja")
+    }
+    assert duo_files == {"ed/en": 16, "wow/en": 16, "ed/ja": 7, "wow/ja": 7}  # the card's 157 / 157 / 68 / 73, a tenth
+    with zipfile.ZipFile(out / "redial" / "redial_dataset.zip") as archive:
+        train_lines = archive.read("train_data.jsonl").count(b"\n")
+    assert train_lines == 1001  # 10,006 / 10
+    with duckdb.connect() as con:
+        items = con.execute(
+            "select count(distinct item_id), count(*) from read_csv(?)",
+            [str(out / "dices" / "350" / "diverse_safety_adversarial_dialog_350.csv")],
+        ).fetchone()
+    assert items == (35, 35 * 123)
+    refused = run_dwh_in(["sample", str(tmp_path / "other"), "--scale", "0"], tmp_path / "unused.duckdb")
+    assert the_one_error(refused) == "dwh: error: --scale must be a positive number (a fraction too, e.g. 0.1), got 0"

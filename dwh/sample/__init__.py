@@ -8,7 +8,7 @@ from dwh.sample.redial import write_redial_sample
 from ingest.errors import DwhError
 
 
-def write_sample(out_dir: Path, scale: int = 1, seed: int = 0) -> list[Path]:
+def write_sample(out_dir: Path, scale: float = 1, seed: int = 0) -> list[Path]:
     """Write every dataset's sample under `out_dir`; returns the paths written."""
     prepare_output_folder(out_dir)
     return [
