@@ -124,6 +124,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="multiply the documented sizes by N, a fraction too: 0.1 for a quick try (default 1)",
     )
     sample.add_argument("--seed", type=int, default=0, help="random seed; the same seed writes the same bytes")
+    sample.add_argument(
+        "--force", action="store_true", help="write into a folder that already holds files, overwriting them"
+    )
     sample.set_defaults(handler=cmd_sample)
 
     fetch = commands.add_parser("fetch", help="download the real releases, verified by size and SHA-256")
@@ -190,7 +193,7 @@ def cmd_sample(args: argparse.Namespace) -> int:
     if not 0 < args.scale < float("inf"):
         raise DwhError(f"--scale must be a positive number (a fraction too, e.g. 0.1), got {args.scale:g}")
     scale = int(args.scale) if args.scale.is_integer() else args.scale
-    for path in write_sample(args.out, scale=scale, seed=args.seed):
+    for path in write_sample(args.out, scale=scale, seed=args.seed, force=args.force):
         print(path)
     return 0
 

@@ -433,6 +433,86 @@ def copy_of(db_path: Path, folder: Path) -> Path:
     return copied
 
 
+# --- bug 1: `dwh report OUT` replaced whatever was at OUT -------------------------------------
+
+
+def _the_warehouse(db_path: Path, tmp_path: Path) -> Path:
+    return db_path
+
+
+def _the_kept_failed_build(db_path: Path, tmp_path: Path) -> Path:
+    kept = db_path.with_name(db_path.name + ".failed")
+    shutil.copyfile(db_path, kept)
+    return kept
+
+
+def _a_release_file(db_path: Path, tmp_path: Path) -> Path:
+    release_file = tmp_path / "release" / "duo" / "ed" / "en" / "0000.json"
+    release_file.parent.mkdir(parents=True)
+    release_file.write_text('{"dialogue_id": "0000", "dialogue": []}', encoding="utf-8")
+    return release_file
+
+
+def _a_fifo(db_path: Path, tmp_path: Path) -> Path:
+    fifo = tmp_path / "device.html"
+    os.mkfifo(fifo)
+    return fifo
+
+
+@pytest.mark.parametrize(
+    ("make_out", "answer"),
+    [
+        (_the_warehouse, "is the warehouse (DWH_DB_PATH) or a file dwh keeps beside it; dwh report never replaces it"),
+        (_the_kept_failed_build, "is the warehouse (DWH_DB_PATH) or a file dwh keeps beside it; dwh report never"),
+        (_a_release_file, "already exists and is not a report dwh wrote; dwh report replaces only its own earlier"),
+        (_a_fifo, "is not a regular file (a device, FIFO or socket); dwh report never replaces it"),
+    ],
+    ids=["warehouse", "warehouse.failed", "release-file", "fifo"],
+)
+def test_issue36_bug1_a_report_never_replaces_what_is_not_a_report(
+    make_out: Callable[[Path, Path], Path], answer: str, small_built: Path, tmp_path: Path
+) -> None:
+    db_path = copy_of(small_built, tmp_path)
+    out = make_out(db_path, tmp_path)
+    before = "fifo" if stat.S_ISFIFO(out.stat().st_mode) else checksum(out)
+    warehouse_before = checksum(db_path)
+
+    completed = run_dwh_in(["report", str(out)], db_path)
+
+    assert the_one_error(completed).startswith(f"dwh: error: {out}: {answer}")
+    assert ("fifo" if stat.S_ISFIFO(out.stat().st_mode) else checksum(out)) == before
+    assert checksum(db_path) == warehouse_before
+    assert not out.with_name(out.name + ".partial").exists()
+
+
+# --- bug 4: `dwh sample OUT` overwrote a release's files ----------------------------------------
+
+
+def test_issue36_bug4_a_sample_never_overwrites_a_folder_holding_files(tmp_path: Path) -> None:
+    out = tmp_path / "releases"
+    real_file = out / "duo" / "ed" / "en" / "0000.json"  # stands for a copy of the real release
+    real_file.parent.mkdir(parents=True)
+    real_file.write_text('{"dialogue_id": "0000", "dialogue": []}', encoding="utf-8")
+    before = checksum(real_file)
+
+    completed = run_dwh_in(["sample", str(out)], tmp_path / "unused.duckdb")
+
+    assert the_one_error(completed) == (
+        f"dwh: error: {out}: already holds files (duo); dwh sample writes into a new or empty folder: "
+        "choose another, or pass --force to overwrite its files there"
+    )
+    assert checksum(real_file) == before
+    assert [p.relative_to(out).as_posix() for p in sorted(out.rglob("*"))] == [
+        "duo",
+        "duo/ed",
+        "duo/ed/en",
+        "duo/ed/en/0000.json",
+    ]
+    forced = run_dwh_in(["sample", str(out), "--scale", "0.1", "--force"], tmp_path / "unused.duckdb")
+    assert forced.returncode == 0, forced.stderr
+    assert checksum(real_file) != before  # asked for, with --force
+
+
 # --- bug 5: the default warehouse path, a symbolic link, was replaced by a file -----------------
 
 
@@ -478,6 +558,57 @@ def test_issue36_bug6_a_fifo_as_the_warehouse_is_refused_not_waited_on(command: 
         "name a warehouse or a new file"
     )
     assert stat.S_ISFIFO(fifo.stat().st_mode) and sorted(p.name for p in tmp_path.iterdir()) == ["warehouse.duckdb"]
+
+
+# --- answer 6: report and export places that cannot be written, said before the work ------------
+
+
+@pytest.mark.parametrize(
+    ("args", "answer"),
+    [
+        (
+            ["report", "{tmp}/reports"],
+            r"{tmp}/reports: is a folder; dwh report writes one file: name it, e\.g\. "
+            r"{tmp}/reports/report\.html",
+        ),
+        (["report", "/proc/r.html"], r"/proc/r\.html: cannot be written there \(.+\)"),
+        (["export", "/proc/x"], r"/proc/x: cannot create the export folder there \(.+\)"),
+    ],
+    ids=["report-onto-a-folder", "report-into-proc", "export-into-proc"],
+)
+def test_issue36_answer6_a_place_that_cannot_be_written_is_one_line(
+    args: list[str], answer: str, small_built: Path, tmp_path: Path
+) -> None:
+    (tmp_path / "reports").mkdir()
+    given = [arg.replace("{tmp}", str(tmp_path)) for arg in args]
+    completed = run_dwh_in(given, small_built)
+    assert re.fullmatch("dwh: error: " + answer.replace("{tmp}", re.escape(str(tmp_path))), the_one_error(completed))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["reports"]  # no reports.partial left behind
+    assert list((tmp_path / "reports").iterdir()) == []
+
+
+def test_issue36_answer6_an_export_into_a_link_to_an_empty_folder_fills_that_folder(
+    small_built: Path, tmp_path: Path
+) -> None:
+    folder = tmp_path / "bigger-disk" / "export"
+    folder.mkdir(parents=True)
+    link = tmp_path / "export"
+    link.symlink_to(folder)
+    completed = run_dwh_in(["export", str(link)], small_built)
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.strip() == f"export: {folder} (manifest: manifest.json)"
+    assert link.is_symlink() and (link / "manifest.json").is_file()
+
+
+# --- answer 7: the export folder was made 0700 --------------------------------------------------
+
+
+def test_issue36_answer7_the_export_folder_has_the_umasks_mode(small_built: Path, tmp_path: Path) -> None:
+    out = tmp_path / "export"
+    completed = run_dwh_in(["export", str(out)], small_built, umask=0o022)
+    assert completed.returncode == 0, completed.stderr
+    assert stat.S_IMODE(out.stat().st_mode) == 0o755
+    assert stat.S_IMODE((out / "manifest.json").stat().st_mode) == 0o644
 
 
 # --- answer 10: `dwh sample --scale 0.1` ----------------------------------------------------------
