@@ -22,7 +22,11 @@ def main(argv: list[str] | None = None) -> int:
         own_args, dbt_args = split_dbt_args(sys.argv[1:] if argv is None else argv)
         args = parser.parse_args(own_args)
         args.dbt_args = dbt_args
-        return args.handler(args)
+        returncode = args.handler(args)
+        sys.stdout.flush()  # a closed pipe is met here, inside the answers below, not at exit
+        return returncode
+    except BrokenPipeError:
+        return _end_quietly_on_a_closed_pipe()
     except DwhError as exc:
         print(f"dwh: error: {exc}", file=sys.stderr)
         return 1
@@ -39,6 +43,19 @@ def main(argv: list[str] | None = None) -> int:
             f"dwh: unexpected error: {type(exc).__name__}: {exc} (set DWH_DEBUG=1 for the traceback)", file=sys.stderr
         )
         return 2
+
+
+# what a shell reports for a command a closed pipe stopped (128 + SIGPIPE), as `yes | head -1` does
+CLOSED_PIPE_EXIT = 141
+
+
+def _end_quietly_on_a_closed_pipe() -> int:
+    """`dwh summary | head -1`: the reader has gone, so the rest of the output has nowhere to go.
+    Ends without a word, as other command-line tools do; standard output goes to /dev/null first so
+    that Python's own flush at exit does not complain about the pipe again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    return CLOSED_PIPE_EXIT
 
 
 def _import_duckdb_before_interrupts_are_exceptions() -> None:

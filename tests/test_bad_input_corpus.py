@@ -611,6 +611,30 @@ def test_issue36_answer7_the_export_folder_has_the_umasks_mode(small_built: Path
     assert stat.S_IMODE((out / "manifest.json").stat().st_mode) == 0o644
 
 
+# --- answer 8: `dwh summary | head -1` ------------------------------------------------------------
+
+
+def test_issue36_answer8_a_closed_pipe_ends_quietly(small_built: Path) -> None:
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader (`head -1`) has gone before dwh writes
+    try:
+        env = {**os.environ, "DWH_DB_PATH": str(small_built)}
+        env.pop("DWH_DEBUG", None)
+        completed = subprocess.run(
+            [sys.executable, "-m", "dwh.cli", "summary"],
+            cwd=PROJECT_ROOT,
+            env=env,
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        os.close(write_end)
+    assert completed.stderr == ""
+    assert completed.returncode == 141  # as a shell reports a command a closed pipe stopped (128 + SIGPIPE)
+
+
 # --- answer 10: `dwh sample --scale 0.1` ----------------------------------------------------------
 
 
