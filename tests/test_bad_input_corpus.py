@@ -13,9 +13,11 @@ import json
 import os
 import re
 import shutil
+import signal
 import stat
 import subprocess
 import sys
+import time
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,7 +30,7 @@ from dwh.sample.dices import write_dices_sample
 from dwh.sample.duo import write_duo_sample
 from dwh.sample.redial import CONVERSATION_391, generate_conversations
 from ingest.dices_columns import COLUMNS_350
-from tests.conftest import PROJECT_ROOT, failing_rows, run_dwh
+from tests.conftest import PROJECT_ROOT, failing_rows, run_dwh, warned_or_failed_tests
 
 
 @dataclass(frozen=True)
@@ -483,6 +485,148 @@ def test_issue36_bug1_a_report_never_replaces_what_is_not_a_report(
     assert ("fifo" if stat.S_ISFIFO(out.stat().st_mode) else checksum(out)) == before
     assert checksum(db_path) == warehouse_before
     assert not out.with_name(out.name + ".partial").exists()
+
+
+# --- bug 2 and answer 9: a dbt child killed while a plain dbt run rewrote target/ ---------------
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def _dbt_child_holding(pid: int, path: Path) -> int | None:
+    """The child of `pid` that runs dbt and has `path` open, if any yet."""
+    for child in _children(pid):
+        try:
+            command_line = Path(f"/proc/{child}/cmdline").read_bytes()
+            held = {os.readlink(fd) for fd in Path(f"/proc/{child}/fd").iterdir()}
+        except OSError:
+            continue
+        if b"dbt" in command_line and str(path) in held:
+            return child
+    return None
+
+
+@pytest.fixture(scope="module")
+def build_killed_mid_run(small_loaded: Path, tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """`dwh build --full` whose dbt child is SIGKILLed (as the OOM killer does) once it has the staged
+    copy open, after a plain dbt run elsewhere left a green run_results.json in the shared target/."""
+    root = tmp_path_factory.mktemp("issue36-killed")
+    db_path = copy_of(small_loaded, root)
+    before = checksum(db_path)
+    folders = own_dbt_folders(root)
+    env = {**os.environ, "DWH_DB_PATH": str(db_path), **folders}
+    env.pop("DWH_DEBUG", None)
+    with open(root / "stdout.txt", "w") as stdout, open(root / "stderr.txt", "w") as stderr:
+        build = subprocess.Popen(
+            [sys.executable, "-m", "dwh.cli", "build", "--full"],
+            cwd=PROJECT_ROOT,
+            env=env,
+            stdout=stdout,
+            stderr=stderr,
+        )
+    try:
+        staged = db_path.with_name(db_path.name + ".next")
+        deadline = time.monotonic() + 120
+        while (dbt_pid := _dbt_child_holding(build.pid, staged)) is None:
+            assert build.poll() is None and time.monotonic() < deadline, "dbt never opened the staged copy"
+            time.sleep(0.05)
+        target = Path(folders["DBT_TARGET_PATH"])
+        (target / "run_results.json").write_text('{"results": []}', encoding="utf-8")
+        (target / "manifest.json").write_text('{"nodes": {}}', encoding="utf-8")
+        os.kill(dbt_pid, signal.SIGKILL)
+        build.wait(timeout=120)
+    finally:
+        if build.poll() is None:
+            build.kill()
+            build.wait()
+    return {
+        "returncode": build.returncode,
+        "stderr": (root / "stderr.txt").read_text(encoding="utf-8"),
+        "before": before,
+        "after": checksum(db_path),
+        "left_beside": sorted(p.name for p in root.glob("warehouse.duckdb.*")),
+    }
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_issue36_bug2_a_killed_build_is_never_published(build_killed_mid_run: dict) -> None:
+    assert build_killed_mid_run["returncode"] == 1, build_killed_mid_run["stderr"]
+    assert build_killed_mid_run["after"] == build_killed_mid_run["before"]
+    assert build_killed_mid_run["left_beside"] == ["warehouse.duckdb.lock"]  # no .next, no .failed
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_issue36_answer9_a_killed_dbt_child_is_said_to_be_killed_and_what_to_try(build_killed_mid_run: dict) -> None:
+    assert "Traceback" not in build_killed_mid_run["stderr"]
+    assert build_killed_mid_run["stderr"].strip().splitlines()[-1] == (
+        "dwh: error: dbt build was killed by signal 9 (SIGKILL: often the out-of-memory killer) before it "
+        "finished; nothing was published, warehouse.duckdb is unchanged: free memory (other programs), lower "
+        "DWH_BUILD_MEMORY_LIMIT (DuckDB then spills to disk) or add --threads 1, and run dwh build again"
+    )
+
+
+# --- bug 3: `dwh build --empty` published empty marts -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "answer"),
+    [
+        (
+            ["--empty"],
+            "--empty: dbt builds every model with zero rows, and dwh build publishes what it builds over the "
+            "warehouse; it never passes --empty (try `dbt build --empty` with DWH_DB_PATH on a scratch copy)",
+        ),
+        (
+            ["--full", "--select", "dialogues"],
+            "--select: --full rebuilds and tests everything, and --select would leave models or tests out; "
+            "give one of the two",
+        ),
+        (
+            ["--full", "--exclude=marts.agreement"],
+            "--exclude: --full rebuilds and tests everything, and --exclude would leave models or tests out; "
+            "give one of the two",
+        ),
+    ],
+    ids=["empty", "full-select", "full-exclude"],
+)
+def test_issue36_bug3_a_build_that_is_no_real_build_is_refused(
+    args: list[str], answer: str, small_built: Path, tmp_path: Path
+) -> None:
+    db_path = copy_of(small_built, tmp_path)
+    before = checksum(db_path)
+    completed = run_dwh(["build", *args], db_path, env_overrides=own_dbt_folders(tmp_path))
+    assert the_one_error(completed) == f"dwh: error: {answer}"
+    assert checksum(db_path) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["warehouse.duckdb"]  # nothing locked or copied
+
+
+def test_issue36_bug3_load_reconciliation_fails_on_an_empty_mart_over_landed_records(
+    small_built: Path, tmp_path: Path
+) -> None:
+    """Plain dbt's `--empty` builds load_reconciliation with zero rows while raw.ingest_files lists
+    every landed file: the build fails, naming the files."""
+    db_path = copy_of(small_built, tmp_path)
+    env = {**os.environ, "DWH_DB_PATH": str(db_path), **own_dbt_folders(tmp_path)}
+    dbt = Path(sys.executable).parent / "dbt"
+    completed = subprocess.run(
+        [str(dbt), "build", "--empty", "--select", "load_reconciliation+", "--profiles-dir", str(PROJECT_ROOT)],
+        cwd=PROJECT_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert completed.returncode == 1, completed.stdout[-2000:]
+    target = tmp_path / "target"
+    assert warned_or_failed_tests(target).get("load_reconciliation_lists_every_loaded_file") == "fail"
+    rows = failing_rows(db_path, "load_reconciliation_lists_every_loaded_file", target)
+    with duckdb.connect(str(db_path), read_only=True) as con:
+        loaded = set(con.execute("select source, file_path from raw.ingest_files").fetchall())
+    assert {(row["source"], row["file_path"]) for row in rows} == loaded
+    assert {source for source, _ in loaded} == {"duo", "redial", "dices"}
 
 
 # --- bug 4: `dwh sample OUT` overwrote a release's files ----------------------------------------
