@@ -704,6 +704,91 @@ def test_issue36_bug6_a_fifo_as_the_warehouse_is_refused_not_waited_on(command: 
     assert stat.S_ISFIFO(fifo.stat().st_mode) and sorted(p.name for p in tmp_path.iterdir()) == ["warehouse.duckdb"]
 
 
+# --- answer 1: DuckDB out of memory on a large DUO file ----------------------------------------
+
+
+def _grown_to_megabytes(path: Path) -> None:
+    """The dialogue repeated until the file is several MiB, still a valid DUO file."""
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document["dialogue"] = document["dialogue"] * 2000
+    path.write_text(json.dumps(document, indent=4), encoding="utf-8")
+
+
+def test_issue36_answer1_out_of_memory_names_the_file_and_dwh_memory_limit(tmp_path: Path) -> None:
+    duo = duo_release(tmp_path / "input", lambda d: _grown_to_megabytes(d / "ed" / "en" / "0001.json"))
+    big = duo / "ed" / "en" / "0001.json"
+    db_path = tmp_path / "warehouse.duckdb"
+
+    completed = run_dwh(["ingest", "--duo", str(duo)], db_path, env_overrides={"DWH_MEMORY_LIMIT": "16MB"})
+
+    mib = f"{big.stat().st_size / 2**20:,.1f}"
+    assert the_one_error(completed) == (
+        f"dwh: error: {big} ({mib} MiB): DuckDB ran out of memory landing this file; raise DWH_MEMORY_LIMIT "
+        "(now 16MB), e.g. DWH_MEMORY_LIMIT=2GB dwh ingest …"
+    )
+    assert not db_path.exists()
+    run_dwh(["ingest", "--duo", str(duo)], db_path, check=True, env_overrides={"DWH_MEMORY_LIMIT": "2GB"})
+
+
+# --- answer 2: a DUO zip padded with a huge member ---------------------------------------------
+
+
+def _duo_zip(root: Path, add: Callable[[zipfile.ZipFile], None], leave_out: str | None = None) -> Path:
+    duo = duo_release(root / "tree")
+    target = root / "duo.zip"
+    with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(duo.rglob("*.json")):
+            name = path.relative_to(duo.parent).as_posix()
+            if name != leave_out:
+                archive.write(path, name)
+        add(archive)
+    return target
+
+
+def test_issue36_answer2_only_release_members_of_a_zip_are_extracted(tmp_path: Path) -> None:
+    """A member that is no release file is never written out: one whose data is corrupt stops nothing."""
+    padding = b"padding " * 8192
+    archive = _duo_zip(tmp_path, lambda a: a.writestr(zipfile.ZipInfo("notes/padding.bin"), padding))
+    archive.write_bytes(archive.read_bytes().replace(padding, padding.upper()))  # its CRC no longer matches
+    db_path = tmp_path / "warehouse.duckdb"
+    completed = run_dwh(["ingest", "--duo", str(archive)], db_path)
+    assert completed.returncode == 0, completed.stderr
+    with duckdb.connect(str(db_path), read_only=True) as con:
+        assert con.execute("select count(*) from raw.duo_dialogue_files").fetchone()[0] == 455
+
+
+def test_issue36_answer2_a_release_member_out_of_proportion_is_refused_by_name(tmp_path: Path) -> None:
+    padded = '{"dialogue_id": "0001", "dialogue": []}' + " " * (20 * 2**20)  # valid JSON, 20 MiB, compresses ~1000x
+    member = "duo/ed/en/0001.json"
+    archive = _duo_zip(tmp_path, lambda a: a.writestr(member, padded), leave_out=member)
+    completed = run_dwh(["ingest", "--duo", str(archive)], tmp_path / "warehouse.duckdb")
+    assert re.fullmatch(
+        rf"dwh: error: {re.escape(str(archive))}: refusing member '{member}': it expands to 20\.0 MiB from "
+        r"[0-9.]+ KiB, over 100 times its compressed size: out of proportion for a release file",
+        the_one_error(completed),
+    )
+    assert not (tmp_path / "warehouse.duckdb").exists()
+
+
+# --- answer 5: a ReDial line with conversationId twice -----------------------------------------
+
+
+def test_issue36_answer5_a_redial_line_with_a_repeated_key_is_rejected_with_its_text(tmp_path: Path) -> None:
+    twice = '{"conversationId": "9391", ' + json.dumps(CONVERSATION_391)[1:]  # DuckDB would read 9391, Python 391
+    second = json.dumps({**CONVERSATION_391, "conversationId": "392"})
+    folder = redial_folder(tmp_path / "input", f"{twice}\n{second}\n".encode())
+    db_path = tmp_path / "warehouse.duckdb"
+    completed = run_dwh(["ingest", "--redial", str(folder)], db_path, check=True)
+    assert "1 record(s) rejected: see raw.ingest_rejects" in completed.stdout
+    with duckdb.connect(str(db_path), read_only=True) as con:
+        rejects = con.execute("select file_path, line_number, reason, raw_text from raw.ingest_rejects").fetchall()
+        landed = con.execute("select count(*) from raw.redial_conversations").fetchone()[0]
+    assert rejects == [
+        ("train_data.jsonl", 1, 'duplicate key "conversationId" (which of its values counts is ambiguous)', twice)
+    ]
+    assert landed == 1 + 2  # the second train line and both test lines
+
+
 # --- answer 6: report and export places that cannot be written, said before the work ------------
 
 
