@@ -770,6 +770,68 @@ def test_issue36_answer2_a_release_member_out_of_proportion_is_refused_by_name(t
     assert not (tmp_path / "warehouse.duckdb").exists()
 
 
+# --- answers 3 and 4: a DICES rater answering an item twice; a ReDial seeker who is the recommender
+
+
+def _a_rater_repeated_with_another_answer(rows: list[list[str]]) -> None:
+    repeated = list(rows[0])
+    repeated[COLUMNS_350.index("id")] = str(max(int(row[0]) for row in rows) + 1)
+    answer = COLUMNS_350.index("Q_overall")
+    repeated[answer] = "No" if rows[0][answer] != "No" else "Yes"
+    rows.append(repeated)
+
+
+def _seeker_and_recommender_one_worker(root: Path) -> Path:
+    """Conversation 391 with the seeker's id for the recommender too, on every message as well."""
+    worker = CONVERSATION_391["initiatorWorkerId"]
+    messages = [{**message, "senderWorkerId": worker} for message in CONVERSATION_391["messages"]]
+    same_worker = {**CONVERSATION_391, "respondentWorkerId": worker, "messages": messages}
+    return redial_folder(root, json.dumps(same_worker).encode() + b"\n")
+
+
+@pytest.fixture(scope="module")
+def build_of_release_faults(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, Path, list[str]]:
+    """(warehouse, build output, dbt target, the repeated DICES row) of one build of both faults."""
+    root = tmp_path_factory.mktemp("issue36-faults")
+    dices = dices_csv(root, list(COLUMNS_350), _a_rater_repeated_with_another_answer)
+    repeated_row = list(csv.reader(io.StringIO(dices.read_text(encoding="utf-8"), newline="")))[-1]
+    redial = _seeker_and_recommender_one_worker(root / "redial-input")
+    db_path = root / "warehouse.duckdb"
+    run_dwh(["ingest", "--dices", str(dices), "--redial", str(redial)], db_path, check=True)
+    built = run_dwh(["build"], db_path, env_overrides=own_dbt_folders(root))
+    assert built.returncode == 1 and "Traceback" not in built.stderr, built.stderr
+    return db_path, built.stdout, root / "target", repeated_row
+
+
+def test_issue36_answer3_a_dices_350_rater_answering_an_item_twice_is_named(
+    build_of_release_faults: tuple[Path, str, Path, list[str]],
+) -> None:
+    db_path, output, target, repeated = build_of_release_faults
+    assert "FAIL: dices_350_one_record_per_item_and_rater" in output
+    rows = failing_rows(db_path, "dices_350_one_record_per_item_and_rater", target)
+    item, rater = repeated[COLUMNS_350.index("item_id")], repeated[COLUMNS_350.index("rater_id")]
+    assert [(row["item_id"], row["rater_id"], row["n_rows"]) for row in rows] == [(item, rater, 2)]
+
+
+def test_issue36_answer4_a_redial_conversation_with_one_worker_in_both_roles_is_named(
+    build_of_release_faults: tuple[Path, str, Path, list[str]],
+) -> None:
+    db_path, output, target, _ = build_of_release_faults
+    assert "FAIL: redial_seeker_and_recommender_are_two_workers" in output
+    rows = failing_rows(db_path, "redial_seeker_and_recommender_are_two_workers", target)
+    worker = str(CONVERSATION_391["initiatorWorkerId"])
+    assert [
+        (
+            r["dialogue_key"],
+            r["source_file"],
+            r["source_line_number"],
+            r["seeker_worker_id"],
+            r["recommender_worker_id"],
+        )
+        for r in rows
+    ] == [("redial:391", "train_data.jsonl", 1, worker, worker)]
+
+
 # --- answer 5: a ReDial line with conversationId twice -----------------------------------------
 
 
