@@ -63,7 +63,9 @@ def _land_tree(ctx: LoadContext, root: Path, given_root: Path) -> list[FileRepor
         con.execute(ingest_query("duo/read_files"), [[str(p) for p in readable]])
     except duckdb.OutOfMemoryException as exc:
         largest = max(readable, key=lambda p: p.stat().st_size)  # the likeliest cause, by far as a rule
-        raise out_of_memory(largest, largest.stat().st_size) from exc
+        # a zip's member by its name in the zip, not by the temporary folder it was extracted to
+        named = largest if given_root.is_dir() else Path(f"{given_root}!{largest.relative_to(root).as_posix()}")
+        raise out_of_memory(named, largest.stat().st_size) from exc
     finally:
         con.execute("reset preserve_insertion_order")
     _account_for_unread_files(ctx, files)

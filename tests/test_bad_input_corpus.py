@@ -730,6 +730,23 @@ def test_issue36_answer1_out_of_memory_names_the_file_and_dwh_memory_limit(tmp_p
     run_dwh(["ingest", "--duo", str(duo)], db_path, check=True, env_overrides={"DWH_MEMORY_LIMIT": "2GB"})
 
 
+def test_issue36_answer1_out_of_memory_in_a_zip_names_the_member(tmp_path: Path) -> None:
+    member = "duo/ed/en/0001.json"
+    grown = tmp_path / "grown"
+    _grown_to_megabytes(duo_release(grown) / "ed" / "en" / "0001.json")
+    big = (grown / member).read_bytes()
+    archive = _duo_zip(tmp_path / "zipped", lambda a: a.writestr(member, big), leave_out=member)
+
+    completed = run_dwh(
+        ["ingest", "--duo", str(archive)], tmp_path / "warehouse.duckdb", env_overrides={"DWH_MEMORY_LIMIT": "16MB"}
+    )
+
+    assert the_one_error(completed) == (
+        f"dwh: error: {archive}!{member} ({len(big) / 2**20:,.1f} MiB): DuckDB ran out of memory landing this file; "
+        "raise DWH_MEMORY_LIMIT (now 16MB), e.g. DWH_MEMORY_LIMIT=2GB dwh ingest …"
+    )
+
+
 # --- answer 2: a DUO zip padded with a huge member ---------------------------------------------
 
 
