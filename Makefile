@@ -18,7 +18,7 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 demo: install
-	$(DWH) sample $(SAMPLE_DIR)
+	$(DWH) sample --force $(SAMPLE_DIR)
 	$(DWH) ingest --duo $(SAMPLE_DIR)/duo --redial $(SAMPLE_DIR)/redial/redial_dataset.zip --dices $(SAMPLE_DIR)/dices
 	$(DWH) build
 	$(DWH) summary

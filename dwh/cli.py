@@ -22,7 +22,11 @@ def main(argv: list[str] | None = None) -> int:
         own_args, dbt_args = split_dbt_args(sys.argv[1:] if argv is None else argv)
         args = parser.parse_args(own_args)
         args.dbt_args = dbt_args
-        return args.handler(args)
+        returncode = args.handler(args)
+        sys.stdout.flush()  # a closed pipe is met here, inside the answers below, not at exit
+        return returncode
+    except BrokenPipeError:
+        return _end_quietly_on_a_closed_pipe()
     except DwhError as exc:
         print(f"dwh: error: {exc}", file=sys.stderr)
         return 1
@@ -39,6 +43,19 @@ def main(argv: list[str] | None = None) -> int:
             f"dwh: unexpected error: {type(exc).__name__}: {exc} (set DWH_DEBUG=1 for the traceback)", file=sys.stderr
         )
         return 2
+
+
+# what a shell reports for a command a closed pipe stopped (128 + SIGPIPE), as `yes | head -1` does
+CLOSED_PIPE_EXIT = 141
+
+
+def _end_quietly_on_a_closed_pipe() -> int:
+    """`dwh summary | head -1`: the reader has gone, so the rest of the output has nowhere to go.
+    Ends without a word, as other command-line tools do; standard output goes to /dev/null first so
+    that Python's own flush at exit does not complain about the pipe again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    return CLOSED_PIPE_EXIT
 
 
 def _import_duckdb_before_interrupts_are_exceptions() -> None:
@@ -117,8 +134,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     sample = commands.add_parser("sample", help="write the embedded sample data in the real release layouts")
     sample.add_argument("out", type=Path, help="output folder (duo/, redial/, dices/ are written inside)")
-    sample.add_argument("--scale", type=int, default=1, help="multiply the documented sizes by N (default 1)")
+    sample.add_argument(
+        "--scale",
+        type=float,
+        default=1.0,
+        help="multiply the documented sizes by N, a fraction too: 0.1 for a quick try (default 1)",
+    )
     sample.add_argument("--seed", type=int, default=0, help="random seed; the same seed writes the same bytes")
+    sample.add_argument(
+        "--force", action="store_true", help="write into a folder that already holds files, overwriting them"
+    )
     sample.set_defaults(handler=cmd_sample)
 
     fetch = commands.add_parser("fetch", help="download the real releases, verified by size and SHA-256")
@@ -182,9 +207,10 @@ def cmd_build(args: argparse.Namespace) -> int:
 def cmd_sample(args: argparse.Namespace) -> int:
     from dwh.sample import write_sample
 
-    if args.scale < 1:
-        raise DwhError(f"--scale must be a positive integer, got {args.scale}")
-    for path in write_sample(args.out, scale=args.scale, seed=args.seed):
+    if not 0 < args.scale < float("inf"):
+        raise DwhError(f"--scale must be a positive number (a fraction too, e.g. 0.1), got {args.scale:g}")
+    scale = int(args.scale) if args.scale.is_integer() else args.scale
+    for path in write_sample(args.out, scale=scale, seed=args.seed, force=args.force):
         print(path)
     return 0
 

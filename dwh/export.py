@@ -22,6 +22,7 @@ import duckdb
 from tqdm import tqdm
 
 from dwh.fetch import sha256_of
+from dwh.outputs import check_export_folder, readable_by_umask
 from ingest.database import connect_read_only, sql_string
 from ingest.errors import DwhError
 
@@ -33,12 +34,15 @@ MANIFEST_NAME = "manifest.json"
 
 
 def export_warehouse(db_path: Path, out_dir: Path) -> Path:
-    """Export the warehouse at `db_path` into `out_dir` (absent or empty); return the manifest's path."""
-    if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
-        raise DwhError(f"{out_dir}: already exists and is not an empty folder; choose a new export folder")
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".partial", dir=out_dir.parent))
+    """Export the warehouse at `db_path` into `out_dir` (absent or empty, or a symbolic link to an
+    empty folder); return the manifest's path. Where it cannot go is said before any work."""
+    out_dir = check_export_folder(out_dir, db_path)
     try:
+        staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".partial", dir=out_dir.parent))
+    except OSError as exc:
+        raise DwhError(f"{out_dir}: cannot create the export folder there ({exc.strerror or exc})") from exc
+    try:
+        readable_by_umask(staging)
         con = connect_read_only(db_path)
         try:
             con.execute("begin transaction")  # one snapshot for every table

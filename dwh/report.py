@@ -16,6 +16,7 @@ import altair as alt
 import duckdb
 import vl_convert
 
+from dwh.outputs import check_writable_file, refuse_non_regular_file, refuse_warehouse_files
 from ingest.database import connect_read_only
 from ingest.errors import DwhError
 
@@ -34,20 +35,46 @@ class Section:
 
 
 def write_report(db_path: Path, out_path: Path) -> Path:
-    """Write the report for the warehouse at `db_path` to `out_path`; return the path written."""
-    con = connect_read_only(db_path)
+    """Write the report for the warehouse at `db_path` to `out_path`; return the path written.
+
+    `out_path` is checked before any work: it may be new or an earlier report, nothing else."""
+    refuse_unreplaceable_report_path(out_path, db_path)
+    partial = check_writable_file(out_path)
     try:
-        sources = loaded_sources(con)
-        if not sources:
-            raise DwhError(f"{db_path}: holds no built marts yet; run `dwh ingest …` and `dwh build` first")
-        sections = [section for build in SECTION_BUILDERS if (section := build(con, sources)) is not None]
-    finally:
-        con.close()
-    out_path.parent.mkdir(parents=True, exist_ok=True)
-    partial = out_path.with_name(out_path.name + ".partial")
-    partial.write_text(render_page(db_path, sources, sections), encoding="utf-8")
-    partial.replace(out_path)  # readers of an older report never see a half-written one
+        con = connect_read_only(db_path)
+        try:
+            sources = loaded_sources(con)
+            if not sources:
+                raise DwhError(f"{db_path}: holds no built marts yet; run `dwh ingest …` and `dwh build` first")
+            sections = [section for build in SECTION_BUILDERS if (section := build(con, sources)) is not None]
+        finally:
+            con.close()
+        partial.write_text(render_page(db_path, sources, sections), encoding="utf-8")
+        partial.replace(out_path)  # readers of an older report never see a half-written one
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
     return out_path
+
+
+REPORT_TITLE = "<title>Conversational-AI evaluation warehouse: report</title>"
+
+
+def refuse_unreplaceable_report_path(out_path: Path, db_path: Path) -> None:
+    """The report replaces only an earlier report: never the warehouse, a device or a folder, nor
+    any other file (a release's, say)."""
+    refuse_warehouse_files(out_path, db_path, "dwh report")
+    refuse_non_regular_file(out_path, "dwh report")
+    if out_path.exists() and not _is_a_report(out_path):
+        raise DwhError(
+            f"{out_path}: already exists and is not a report dwh wrote; dwh report replaces only its own "
+            "earlier report: choose another path, or remove this file first"
+        )
+
+
+def _is_a_report(path: Path) -> bool:
+    with open(path, "rb") as file:
+        return REPORT_TITLE.encode() in file.read(4096)
 
 
 def loaded_sources(con: duckdb.DuckDBPyConnection) -> list[str]:
@@ -496,7 +523,7 @@ def render_page(db_path: Path, sources: list[str], sections: list[Section]) -> s
     return (
         "<!doctype html>\n<html lang=en><head><meta charset=utf-8>"
         "<meta name=viewport content='width=device-width, initial-scale=1'>"
-        "<title>Conversational-AI evaluation warehouse: report</title>"
+        f"{REPORT_TITLE}"
         f"<style>{STYLE}</style></head><body>"
         "<header><h1>Conversational-AI evaluation warehouse</h1>"
         f"<p>{html.escape(db_path.name)} · sources: {html.escape(', '.join(sources))} · generated {generated}</p>"

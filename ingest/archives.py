@@ -2,6 +2,7 @@
 
 import shutil
 import zipfile
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
 from ingest.errors import DwhError
@@ -17,10 +18,27 @@ def unsafe_member_reason(name: str) -> str | None:
     return None
 
 
-def extract_members(zip_path: Path, destination: Path, wanted: list[str] | None = None) -> list[Path]:
-    """Extract the members (all, or those named in `wanted`) of a zip into `destination`.
+# A release file compresses about tenfold (JSON, CSV); a member that expands far more than that and
+# to more than a few MiB is padding or a zip bomb, not a release file.
+MAX_EXPANSION = 100
+MAX_EXPANDED_BYTES_UNCHECKED = 16 * 2**20
 
-    Every member name is checked first, so a zip with one hostile name extracts nothing.
+
+def out_of_proportion_reason(info: zipfile.ZipInfo) -> str | None:
+    """Why a member's declared size is out of proportion to its compressed size, or None."""
+    if info.file_size <= MAX_EXPANDED_BYTES_UNCHECKED or info.file_size <= MAX_EXPANSION * info.compress_size:
+        return None
+    return (
+        f"expands to {info.file_size / 2**20:,.1f} MiB from {info.compress_size / 2**10:,.1f} KiB, "
+        f"over {MAX_EXPANSION} times its compressed size: out of proportion for a release file"
+    )
+
+
+def extract_members(zip_path: Path, destination: Path, is_wanted: Callable[[str], bool] | None = None) -> list[Path]:
+    """Extract the members of a zip that `is_wanted` names (all without it) into `destination`.
+
+    Every member name is checked first, so a zip with one hostile name extracts nothing; members
+    not wanted are never written, and a wanted one of a size out of proportion is refused by name.
     """
     try:
         archive = zipfile.ZipFile(zip_path)
@@ -32,8 +50,16 @@ def extract_members(zip_path: Path, destination: Path, wanted: list[str] | None 
             reason = unsafe_member_reason(info.filename)
             if reason:
                 raise DwhError(f"{zip_path}: refusing member {info.filename!r}: it {reason}")
-        chosen = [info for info in members if wanted is None or info.filename in wanted]
+        chosen = [info for info in members if is_wanted is None or is_wanted(info.filename)]
+        for info in chosen:
+            refuse_out_of_proportion(zip_path, info)
         return [Path(archive.extract(info, destination)) for info in chosen]
+
+
+def refuse_out_of_proportion(zip_path: Path, info: zipfile.ZipInfo) -> None:
+    reason = out_of_proportion_reason(info)
+    if reason:
+        raise DwhError(f"{zip_path}: refusing member {info.filename!r}: it {reason}")
 
 
 def member_base_name(name: str) -> str:
@@ -54,6 +80,8 @@ def extract_by_base_name(zip_path: Path, destination: Path, names: list[str]) ->
                 if reason:
                     raise DwhError(f"{zip_path}: refusing member {info.filename!r}: it {reason}")
             wanted = _members_by_base_name(zip_path, infos, names)
+            for info in wanted.values():
+                refuse_out_of_proportion(zip_path, info)
             return {base: _copy_member(zip_path, archive, info, destination / base) for base, info in wanted.items()}
     except (zipfile.BadZipFile, OSError) as exc:
         raise DwhError(f"{zip_path}: not a readable zip archive ({exc})") from exc

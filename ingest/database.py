@@ -55,6 +55,16 @@ def check_memory_limit(build: bool = False) -> None:
             raise DwhError(f"{variable}={value!r}: not a memory size DuckDB understands (e.g. 512MB, 2GB)") from exc
 
 
+def out_of_memory(path: Path, size_bytes: int | None = None) -> DwhError:
+    """The one line for DuckDB running out of memory while landing `path`: the file and the variable
+    to raise (DuckDB's own message suggests `SET memory_limit`, which `dwh` users cannot reach)."""
+    size = f" ({size_bytes / 2**20:,.1f} MiB)" if size_bytes is not None else ""
+    return DwhError(
+        f"{path}{size}: DuckDB ran out of memory landing this file; raise DWH_MEMORY_LIMIT "
+        f"(now {memory_limit()}), e.g. DWH_MEMORY_LIMIT=2GB dwh ingest …"
+    )
+
+
 def connect_read_only(db_path: Path) -> duckdb.DuckDBPyConnection:
     """Open the warehouse for reading, as a BI tool would (other readers and a writer's swap welcome)."""
     return attach_warehouse(duckdb.connect(), db_path, read_only=True)

@@ -11,8 +11,10 @@ import tempfile
 import zipfile
 from pathlib import Path
 
+import duckdb
+
 from ingest.archives import extract_members
-from ingest.database import ingest_query
+from ingest.database import ingest_query, out_of_memory
 from ingest.errors import DwhError
 from ingest.file_facts import refuse_another_release
 from ingest.landing import FileReport, LoadContext, record_files_from, record_reject, replace_source_rows
@@ -30,9 +32,14 @@ def land_duo(ctx: LoadContext, path: Path) -> list[FileReport]:
             refuse_another_release(path, "the DUO release", own_kind="DUO")
             raise DwhError(f"{path}: a DUO release is a folder {{ed,wow}}/{{en,ja}}/*.json or a zip of it")
         with tempfile.TemporaryDirectory(prefix="dwh-duo-") as extracted:
-            extract_members(path, Path(extracted))
+            extract_members(path, Path(extracted), is_release_file)
             return _land_tree(ctx, Path(extracted), given_root=path)
     return _land_tree(ctx, path, given_root=path)
+
+
+def is_release_file(name: str) -> bool:
+    """Whether a path (or zip member name) is a dialogue file of the release tree."""
+    return RELEASE_FILE_PATTERN.search(name.replace("\\", "/")) is not None
 
 
 def release_files(root: Path) -> list[Path]:
@@ -54,6 +61,11 @@ def _land_tree(ctx: LoadContext, root: Path, given_root: Path) -> list[FileRepor
     con.execute("set preserve_insertion_order = false")
     try:
         con.execute(ingest_query("duo/read_files"), [[str(p) for p in readable]])
+    except duckdb.OutOfMemoryException as exc:
+        largest = max(readable, key=lambda p: p.stat().st_size)  # the likeliest cause, by far as a rule
+        # a zip's member by its name in the zip, not by the temporary folder it was extracted to
+        named = largest if given_root.is_dir() else Path(f"{given_root}!{largest.relative_to(root).as_posix()}")
+        raise out_of_memory(named, largest.stat().st_size) from exc
     finally:
         con.execute("reset preserve_insertion_order")
     _account_for_unread_files(ctx, files)

@@ -10,7 +10,7 @@ import duckdb
 from tqdm import tqdm
 
 from ingest import __version__
-from ingest.database import connect, ensure_raw_schema
+from ingest.database import connect, ensure_raw_schema, out_of_memory
 from ingest.landing import FileReport, LoadContext, in_parallel
 from ingest.sources import SOURCES, lander_for
 
@@ -78,7 +78,10 @@ def _land_source(
     con: duckdb.DuckDBPyConnection, load_id: str, request: SourceRequest, progress: Callable[[str], None]
 ) -> list[FileReport]:
     progress(f"{request.source}: {request.path}")
-    return lander_for(request.source)(LoadContext(con, load_id), request.path)
+    try:
+        return lander_for(request.source)(LoadContext(con, load_id), request.path)
+    except duckdb.OutOfMemoryException as exc:
+        raise out_of_memory(request.path) from exc
 
 
 def format_reports(reports: list[FileReport]) -> str:

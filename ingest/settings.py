@@ -16,14 +16,21 @@ DUCKDB_FILE_MAGIC = b"DUCK"
 def warehouse_path() -> Path:
     """The DuckDB file: `DWH_DB_PATH` if set (relative to the working directory), else data/warehouse.duckdb.
 
-    Refused up front, naming the setting, when it is a folder or a file that is not a DuckDB
-    database: nothing is locked, copied or written for it.
+    Both are resolved the same way: a symbolic link (to a bigger disk, say) names its target, so a
+    writer's staged copy and atomic swap happen beside the target and the link stays a link.
+    Refused up front, naming the setting, when it is a folder, anything else that is not a regular
+    file (a FIFO would block the first read forever) or a file that is not a DuckDB database:
+    nothing is locked, copied or written for it.
     """
     configured = os.environ.get("DWH_DB_PATH")
-    path = Path(configured).expanduser().resolve() if configured else PROJECT_ROOT / DEFAULT_DB_RELATIVE_PATH
+    path = (Path(configured).expanduser() if configured else PROJECT_ROOT / DEFAULT_DB_RELATIVE_PATH).resolve()
     if path.is_dir():
         raise DwhError(
             f"{path}: is a folder, not a DuckDB file (DWH_DB_PATH); name a file, e.g. {path / 'warehouse.duckdb'}"
+        )
+    if path.exists() and not path.is_file():
+        raise DwhError(
+            f"{path}: is not a regular file (a FIFO, socket or device) (DWH_DB_PATH); name a warehouse or a new file"
         )
     if path.is_file() and path.stat().st_size > 0 and not _is_duckdb_file(path):
         raise DwhError(f"{path}: is not a DuckDB database file (DWH_DB_PATH); name a warehouse or a new file")

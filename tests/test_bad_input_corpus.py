@@ -7,9 +7,17 @@ reason while the rest loads; or, for values that parse but break a documented ru
 """
 
 import csv
+import hashlib
 import io
 import json
+import os
 import re
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import time
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,7 +30,7 @@ from dwh.sample.dices import write_dices_sample
 from dwh.sample.duo import write_duo_sample
 from dwh.sample.redial import CONVERSATION_391, generate_conversations
 from ingest.dices_columns import COLUMNS_350
-from tests.conftest import failing_rows, run_dwh
+from tests.conftest import PROJECT_ROOT, failing_rows, run_dwh, warned_or_failed_tests
 
 
 @dataclass(frozen=True)
@@ -347,3 +355,613 @@ def test_a_source_failing_beside_another_publishes_nothing(tmp_path: Path) -> No
     with duckdb.connect(str(db_path), read_only=True) as con:
         assert con.execute(count_sql).fetchone() == before
     assert before[0] > 0
+
+
+# ==============================================================================================
+# Issue 36: never replace what the user did not ask to replace (six bugs that lost or corrupted
+# data with exit 0), and ten answers that were unclear. Each test names its case (bug N / answer N).
+# The built warehouse is built once, on the corpus's small releases, and only read; a test that
+# writes gets its own copy.
+# ==============================================================================================
+
+
+def checksum(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def own_dbt_folders(root: Path) -> dict[str, str]:
+    """dbt's target and log folders of one test's builds, away from the project's target/."""
+    return {"DBT_TARGET_PATH": str(root / "target"), "DBT_LOG_PATH": str(root / "logs")}
+
+
+def the_one_error(completed: subprocess.CompletedProcess) -> str:
+    """The single line a refused command printed (ingest's `landing …` progress lines aside)."""
+    lines = [line for line in completed.stderr.splitlines() if not line.startswith("landing ")]
+    assert completed.returncode == 1 and len(lines) == 1, (completed.returncode, completed.stderr)
+    return lines[0]
+
+
+def run_dwh_in(args: list[str], db_path: Path, timeout: float = 120, umask: int | None = None, **popen) -> tuple:
+    """`dwh args` against db_path with a time limit (a hang fails the test instead of stalling it)."""
+    env = {**os.environ, "DWH_DB_PATH": str(db_path)}
+    env.pop("DWH_DEBUG", None)
+    return subprocess.run(
+        [sys.executable, "-m", "dwh.cli", *args],
+        cwd=PROJECT_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        preexec_fn=None if umask is None else (lambda: os.umask(umask)),  # noqa: PLW1509
+        **popen,
+    )
+
+
+@pytest.fixture(scope="module")
+def small_releases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The corpus's small releases of all three sources, as `dwh ingest` takes them."""
+    root = tmp_path_factory.mktemp("issue36-releases")
+    dices = write_dices_sample(root / "dices-input", seed=2, items_350=1, items_990=1)[0].parent.parent
+    train, _ = generate_conversations(6, 2, seed=3)  # without CONVERSATION_391, which the first one repeats
+    redial = redial_folder(root / "redial-input", "".join(json.dumps(c) + "\n" for c in train).encode())
+    return {"duo": duo_release(root / "duo-input"), "redial": redial, "dices": dices}
+
+
+def ingest_args(releases: dict[str, Path]) -> list[str]:
+    return ["ingest", *(arg for source, path in releases.items() for arg in (f"--{source}", str(path)))]
+
+
+@pytest.fixture(scope="module")
+def small_loaded(small_releases: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A warehouse the small releases were ingested into, never built; tests build copies of it."""
+    db_path = tmp_path_factory.mktemp("issue36-loaded") / "warehouse.duckdb"
+    run_dwh(ingest_args(small_releases), db_path, check=True)
+    return db_path
+
+
+@pytest.fixture(scope="module")
+def small_built(small_loaded: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The small releases built once, for the tests that read a built warehouse (none writes it)."""
+    root = tmp_path_factory.mktemp("issue36-built")
+    db_path = root / "warehouse.duckdb"
+    shutil.copyfile(small_loaded, db_path)
+    run_dwh(["build"], db_path, check=True, env_overrides=own_dbt_folders(root))
+    return db_path
+
+
+def copy_of(db_path: Path, folder: Path) -> Path:
+    copied = folder / db_path.name
+    shutil.copyfile(db_path, copied)
+    return copied
+
+
+# --- bug 1: `dwh report OUT` replaced whatever was at OUT -------------------------------------
+
+
+def _the_warehouse(db_path: Path, tmp_path: Path) -> Path:
+    return db_path
+
+
+def _the_kept_failed_build(db_path: Path, tmp_path: Path) -> Path:
+    kept = db_path.with_name(db_path.name + ".failed")
+    shutil.copyfile(db_path, kept)
+    return kept
+
+
+def _a_release_file(db_path: Path, tmp_path: Path) -> Path:
+    release_file = tmp_path / "release" / "duo" / "ed" / "en" / "0000.json"
+    release_file.parent.mkdir(parents=True)
+    release_file.write_text('{"dialogue_id": "0000", "dialogue": []}', encoding="utf-8")
+    return release_file
+
+
+def _a_fifo(db_path: Path, tmp_path: Path) -> Path:
+    fifo = tmp_path / "device.html"
+    os.mkfifo(fifo)
+    return fifo
+
+
+@pytest.mark.parametrize(
+    ("make_out", "answer"),
+    [
+        (_the_warehouse, "is the warehouse (DWH_DB_PATH) or a file dwh keeps beside it; dwh report never replaces it"),
+        (_the_kept_failed_build, "is the warehouse (DWH_DB_PATH) or a file dwh keeps beside it; dwh report never"),
+        (_a_release_file, "already exists and is not a report dwh wrote; dwh report replaces only its own earlier"),
+        (_a_fifo, "is not a regular file (a device, FIFO or socket); dwh report never replaces it"),
+    ],
+    ids=["warehouse", "warehouse.failed", "release-file", "fifo"],
+)
+def test_issue36_bug1_a_report_never_replaces_what_is_not_a_report(
+    make_out: Callable[[Path, Path], Path], answer: str, small_built: Path, tmp_path: Path
+) -> None:
+    db_path = copy_of(small_built, tmp_path)
+    out = make_out(db_path, tmp_path)
+    before = "fifo" if stat.S_ISFIFO(out.stat().st_mode) else checksum(out)
+    warehouse_before = checksum(db_path)
+
+    completed = run_dwh_in(["report", str(out)], db_path)
+
+    assert the_one_error(completed).startswith(f"dwh: error: {out}: {answer}")
+    assert ("fifo" if stat.S_ISFIFO(out.stat().st_mode) else checksum(out)) == before
+    assert checksum(db_path) == warehouse_before
+    assert not out.with_name(out.name + ".partial").exists()
+
+
+# --- bug 2 and answer 9: a dbt child killed while a plain dbt run rewrote target/ ---------------
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def _dbt_child_holding(pid: int, path: Path) -> int | None:
+    """The child of `pid` that runs dbt and has `path` open, if any yet."""
+    for child in _children(pid):
+        try:
+            command_line = Path(f"/proc/{child}/cmdline").read_bytes()
+            held = {os.readlink(fd) for fd in Path(f"/proc/{child}/fd").iterdir()}
+        except OSError:
+            continue
+        if b"dbt" in command_line and str(path) in held:
+            return child
+    return None
+
+
+@pytest.fixture(scope="module")
+def build_killed_mid_run(small_loaded: Path, tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """`dwh build --full` whose dbt child is SIGKILLed (as the OOM killer does) once it has the staged
+    copy open, after a plain dbt run elsewhere left a green run_results.json in the shared target/."""
+    root = tmp_path_factory.mktemp("issue36-killed")
+    db_path = copy_of(small_loaded, root)
+    before = checksum(db_path)
+    folders = own_dbt_folders(root)
+    env = {**os.environ, "DWH_DB_PATH": str(db_path), **folders}
+    env.pop("DWH_DEBUG", None)
+    with open(root / "stdout.txt", "w") as stdout, open(root / "stderr.txt", "w") as stderr:
+        build = subprocess.Popen(
+            [sys.executable, "-m", "dwh.cli", "build", "--full"],
+            cwd=PROJECT_ROOT,
+            env=env,
+            stdout=stdout,
+            stderr=stderr,
+        )
+    try:
+        staged = db_path.with_name(db_path.name + ".next")
+        deadline = time.monotonic() + 120
+        while (dbt_pid := _dbt_child_holding(build.pid, staged)) is None:
+            assert build.poll() is None and time.monotonic() < deadline, "dbt never opened the staged copy"
+            time.sleep(0.05)
+        target = Path(folders["DBT_TARGET_PATH"])
+        (target / "run_results.json").write_text('{"results": []}', encoding="utf-8")
+        (target / "manifest.json").write_text('{"nodes": {}}', encoding="utf-8")
+        os.kill(dbt_pid, signal.SIGKILL)
+        build.wait(timeout=120)
+    finally:
+        if build.poll() is None:
+            build.kill()
+            build.wait()
+    return {
+        "returncode": build.returncode,
+        "stderr": (root / "stderr.txt").read_text(encoding="utf-8"),
+        "before": before,
+        "after": checksum(db_path),
+        "left_beside": sorted(p.name for p in root.glob("warehouse.duckdb.*")),
+    }
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_issue36_bug2_a_killed_build_is_never_published(build_killed_mid_run: dict) -> None:
+    assert build_killed_mid_run["returncode"] == 1, build_killed_mid_run["stderr"]
+    assert build_killed_mid_run["after"] == build_killed_mid_run["before"]
+    assert build_killed_mid_run["left_beside"] == ["warehouse.duckdb.lock"]  # no .next, no .failed
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_issue36_answer9_a_killed_dbt_child_is_said_to_be_killed_and_what_to_try(build_killed_mid_run: dict) -> None:
+    assert "Traceback" not in build_killed_mid_run["stderr"]
+    assert build_killed_mid_run["stderr"].strip().splitlines()[-1] == (
+        "dwh: error: dbt build was killed by signal 9 (SIGKILL: often the out-of-memory killer) before it "
+        "finished; nothing was published, warehouse.duckdb is unchanged: free memory (other programs), lower "
+        "DWH_BUILD_MEMORY_LIMIT (DuckDB then spills to disk) or add --threads 1, and run dwh build again"
+    )
+
+
+# --- bug 3: `dwh build --empty` published empty marts -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "answer"),
+    [
+        (
+            ["--empty"],
+            "--empty: dbt builds every model with zero rows, and dwh build publishes what it builds over the "
+            "warehouse; it never passes --empty (try `dbt build --empty` with DWH_DB_PATH on a scratch copy)",
+        ),
+        (
+            ["--full", "--select", "dialogues"],
+            "--select: --full rebuilds and tests everything, and --select would leave models or tests out; "
+            "give one of the two",
+        ),
+        (
+            ["--full", "--exclude=marts.agreement"],
+            "--exclude: --full rebuilds and tests everything, and --exclude would leave models or tests out; "
+            "give one of the two",
+        ),
+    ],
+    ids=["empty", "full-select", "full-exclude"],
+)
+def test_issue36_bug3_a_build_that_is_no_real_build_is_refused(
+    args: list[str], answer: str, small_built: Path, tmp_path: Path
+) -> None:
+    db_path = copy_of(small_built, tmp_path)
+    before = checksum(db_path)
+    completed = run_dwh(["build", *args], db_path, env_overrides=own_dbt_folders(tmp_path))
+    assert the_one_error(completed) == f"dwh: error: {answer}"
+    assert checksum(db_path) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["warehouse.duckdb"]  # nothing locked or copied
+
+
+def test_issue36_bug3_load_reconciliation_fails_on_an_empty_mart_over_landed_records(
+    small_built: Path, tmp_path: Path
+) -> None:
+    """Plain dbt's `--empty` builds load_reconciliation with zero rows while raw.ingest_files lists
+    every landed file: the build fails, naming the files."""
+    db_path = copy_of(small_built, tmp_path)
+    env = {**os.environ, "DWH_DB_PATH": str(db_path), **own_dbt_folders(tmp_path)}
+    dbt = Path(sys.executable).parent / "dbt"
+    completed = subprocess.run(
+        [str(dbt), "build", "--empty", "--select", "load_reconciliation+", "--profiles-dir", str(PROJECT_ROOT)],
+        cwd=PROJECT_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert completed.returncode == 1, completed.stdout[-2000:]
+    target = tmp_path / "target"
+    assert warned_or_failed_tests(target).get("load_reconciliation_lists_every_loaded_file") == "fail"
+    rows = failing_rows(db_path, "load_reconciliation_lists_every_loaded_file", target)
+    with duckdb.connect(str(db_path), read_only=True) as con:
+        loaded = set(con.execute("select source, file_path from raw.ingest_files").fetchall())
+    assert {(row["source"], row["file_path"]) for row in rows} == loaded
+    assert {source for source, _ in loaded} == {"duo", "redial", "dices"}
+
+
+# --- bug 4: `dwh sample OUT` overwrote a release's files ----------------------------------------
+
+
+def test_issue36_bug4_a_sample_never_overwrites_a_folder_holding_files(tmp_path: Path) -> None:
+    out = tmp_path / "releases"
+    real_file = out / "duo" / "ed" / "en" / "0000.json"  # stands for a copy of the real release
+    real_file.parent.mkdir(parents=True)
+    real_file.write_text('{"dialogue_id": "0000", "dialogue": []}', encoding="utf-8")
+    before = checksum(real_file)
+
+    completed = run_dwh_in(["sample", str(out)], tmp_path / "unused.duckdb")
+
+    assert the_one_error(completed) == (
+        f"dwh: error: {out}: already holds files (duo); dwh sample writes into a new or empty folder: "
+        "choose another, or pass --force to overwrite its files there"
+    )
+    assert checksum(real_file) == before
+    assert [p.relative_to(out).as_posix() for p in sorted(out.rglob("*"))] == [
+        "duo",
+        "duo/ed",
+        "duo/ed/en",
+        "duo/ed/en/0000.json",
+    ]
+    forced = run_dwh_in(["sample", str(out), "--scale", "0.1", "--force"], tmp_path / "unused.duckdb")
+    assert forced.returncode == 0, forced.stderr
+    assert checksum(real_file) != before  # asked for, with --force
+
+
+# --- bug 5: the default warehouse path, a symbolic link, was replaced by a file -----------------
+
+
+def test_issue36_bug5_the_default_warehouse_path_as_a_symlink_stays_a_link(
+    small_releases: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dwh.load import run_ingest
+    from ingest.loading import SourceRequest
+    from ingest.settings import warehouse_path
+
+    bigger_disk = tmp_path / "bigger-disk" / "warehouse.duckdb"
+    bigger_disk.parent.mkdir()
+    run_dwh(["ingest", "--dices", str(small_releases["dices"])], bigger_disk, check=True)
+    before = checksum(bigger_disk)
+    project = tmp_path / "project"
+    default_path = project / "data" / "warehouse.duckdb"
+    default_path.parent.mkdir(parents=True)
+    default_path.symlink_to(bigger_disk)
+    monkeypatch.setattr("ingest.settings.PROJECT_ROOT", project)
+    monkeypatch.delenv("DWH_DB_PATH", raising=False)
+
+    db_path = warehouse_path()  # as `dwh ingest` finds it, without DWH_DB_PATH
+    run_ingest(db_path, [SourceRequest("redial", small_releases["redial"])], progress=lambda step: None)
+
+    assert db_path == bigger_disk
+    assert default_path.is_symlink() and default_path.readlink() == bigger_disk
+    assert checksum(bigger_disk) != before  # the link's target got the load, not a file in its place
+    with duckdb.connect(str(bigger_disk), read_only=True) as con:
+        assert con.execute("select count(*) from raw.redial_conversations").fetchone()[0] > 0
+        assert con.execute("select count(*) from raw.dices_350").fetchone()[0] > 0
+
+
+# --- bug 6: DWH_DB_PATH a FIFO hung `dwh summary` and `dwh ingest` -----------------------------
+
+
+@pytest.mark.parametrize("command", [["summary"], ["ingest", "--duo", "duo"]], ids=["summary", "ingest"])
+def test_issue36_bug6_a_fifo_as_the_warehouse_is_refused_not_waited_on(command: list[str], tmp_path: Path) -> None:
+    fifo = tmp_path / "warehouse.duckdb"
+    os.mkfifo(fifo)
+    completed = run_dwh_in(command, fifo, timeout=60)
+    assert the_one_error(completed) == (
+        f"dwh: error: {fifo.resolve()}: is not a regular file (a FIFO, socket or device) (DWH_DB_PATH); "
+        "name a warehouse or a new file"
+    )
+    assert stat.S_ISFIFO(fifo.stat().st_mode) and sorted(p.name for p in tmp_path.iterdir()) == ["warehouse.duckdb"]
+
+
+# --- answer 1: DuckDB out of memory on a large DUO file ----------------------------------------
+
+
+def _grown_to_megabytes(path: Path) -> None:
+    """The dialogue repeated until the file is several MiB, still a valid DUO file."""
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document["dialogue"] = document["dialogue"] * 2000
+    path.write_text(json.dumps(document, indent=4), encoding="utf-8")
+
+
+def test_issue36_answer1_out_of_memory_names_the_file_and_dwh_memory_limit(tmp_path: Path) -> None:
+    duo = duo_release(tmp_path / "input", lambda d: _grown_to_megabytes(d / "ed" / "en" / "0001.json"))
+    big = duo / "ed" / "en" / "0001.json"
+    db_path = tmp_path / "warehouse.duckdb"
+
+    completed = run_dwh(["ingest", "--duo", str(duo)], db_path, env_overrides={"DWH_MEMORY_LIMIT": "16MB"})
+
+    mib = f"{big.stat().st_size / 2**20:,.1f}"
+    assert the_one_error(completed) == (
+        f"dwh: error: {big} ({mib} MiB): DuckDB ran out of memory landing this file; raise DWH_MEMORY_LIMIT "
+        "(now 16MB), e.g. DWH_MEMORY_LIMIT=2GB dwh ingest …"
+    )
+    assert not db_path.exists()
+    run_dwh(["ingest", "--duo", str(duo)], db_path, check=True, env_overrides={"DWH_MEMORY_LIMIT": "2GB"})
+
+
+def test_issue36_answer1_out_of_memory_in_a_zip_names_the_member(tmp_path: Path) -> None:
+    member = "duo/ed/en/0001.json"
+    grown = tmp_path / "grown"
+    _grown_to_megabytes(duo_release(grown) / "ed" / "en" / "0001.json")
+    big = (grown / member).read_bytes()
+    archive = _duo_zip(tmp_path / "zipped", lambda a: a.writestr(member, big), leave_out=member)
+
+    completed = run_dwh(
+        ["ingest", "--duo", str(archive)], tmp_path / "warehouse.duckdb", env_overrides={"DWH_MEMORY_LIMIT": "16MB"}
+    )
+
+    assert the_one_error(completed) == (
+        f"dwh: error: {archive}!{member} ({len(big) / 2**20:,.1f} MiB): DuckDB ran out of memory landing this file; "
+        "raise DWH_MEMORY_LIMIT (now 16MB), e.g. DWH_MEMORY_LIMIT=2GB dwh ingest …"
+    )
+
+
+# --- answer 2: a DUO zip padded with a huge member ---------------------------------------------
+
+
+def _duo_zip(root: Path, add: Callable[[zipfile.ZipFile], None], leave_out: str | None = None) -> Path:
+    duo = duo_release(root / "tree")
+    target = root / "duo.zip"
+    with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(duo.rglob("*.json")):
+            name = path.relative_to(duo.parent).as_posix()
+            if name != leave_out:
+                archive.write(path, name)
+        add(archive)
+    return target
+
+
+def test_issue36_answer2_only_release_members_of_a_zip_are_extracted(tmp_path: Path) -> None:
+    """A member that is no release file is never written out: one whose data is corrupt stops nothing."""
+    padding = b"padding " * 8192
+    archive = _duo_zip(tmp_path, lambda a: a.writestr(zipfile.ZipInfo("notes/padding.bin"), padding))
+    archive.write_bytes(archive.read_bytes().replace(padding, padding.upper()))  # its CRC no longer matches
+    db_path = tmp_path / "warehouse.duckdb"
+    completed = run_dwh(["ingest", "--duo", str(archive)], db_path)
+    assert completed.returncode == 0, completed.stderr
+    with duckdb.connect(str(db_path), read_only=True) as con:
+        assert con.execute("select count(*) from raw.duo_dialogue_files").fetchone()[0] == 455
+
+
+def test_issue36_answer2_a_release_member_out_of_proportion_is_refused_by_name(tmp_path: Path) -> None:
+    padded = '{"dialogue_id": "0001", "dialogue": []}' + " " * (20 * 2**20)  # valid JSON, 20 MiB, compresses ~1000x
+    member = "duo/ed/en/0001.json"
+    archive = _duo_zip(tmp_path, lambda a: a.writestr(member, padded), leave_out=member)
+    completed = run_dwh(["ingest", "--duo", str(archive)], tmp_path / "warehouse.duckdb")
+    assert re.fullmatch(
+        rf"dwh: error: {re.escape(str(archive))}: refusing member '{member}': it expands to 20\.0 MiB from "
+        r"[0-9.]+ KiB, over 100 times its compressed size: out of proportion for a release file",
+        the_one_error(completed),
+    )
+    assert not (tmp_path / "warehouse.duckdb").exists()
+
+
+# --- answers 3 and 4: a DICES rater answering an item twice; a ReDial seeker who is the recommender
+
+
+def _a_rater_repeated_with_another_answer(rows: list[list[str]]) -> None:
+    repeated = list(rows[0])
+    repeated[COLUMNS_350.index("id")] = str(max(int(row[0]) for row in rows) + 1)
+    answer = COLUMNS_350.index("Q_overall")
+    repeated[answer] = "No" if rows[0][answer] != "No" else "Yes"
+    rows.append(repeated)
+
+
+def _seeker_and_recommender_one_worker(root: Path) -> Path:
+    """Conversation 391 with the seeker's id for the recommender too, on every message as well."""
+    worker = CONVERSATION_391["initiatorWorkerId"]
+    messages = [{**message, "senderWorkerId": worker} for message in CONVERSATION_391["messages"]]
+    same_worker = {**CONVERSATION_391, "respondentWorkerId": worker, "messages": messages}
+    return redial_folder(root, json.dumps(same_worker).encode() + b"\n")
+
+
+@pytest.fixture(scope="module")
+def build_of_release_faults(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, Path, list[str]]:
+    """(warehouse, build output, dbt target, the repeated DICES row) of one build of both faults."""
+    root = tmp_path_factory.mktemp("issue36-faults")
+    dices = dices_csv(root, list(COLUMNS_350), _a_rater_repeated_with_another_answer)
+    repeated_row = list(csv.reader(io.StringIO(dices.read_text(encoding="utf-8"), newline="")))[-1]
+    redial = _seeker_and_recommender_one_worker(root / "redial-input")
+    db_path = root / "warehouse.duckdb"
+    run_dwh(["ingest", "--dices", str(dices), "--redial", str(redial)], db_path, check=True)
+    built = run_dwh(["build"], db_path, env_overrides=own_dbt_folders(root))
+    assert built.returncode == 1 and "Traceback" not in built.stderr, built.stderr
+    return db_path, built.stdout, root / "target", repeated_row
+
+
+def test_issue36_answer3_a_dices_350_rater_answering_an_item_twice_is_named(
+    build_of_release_faults: tuple[Path, str, Path, list[str]],
+) -> None:
+    db_path, output, target, repeated = build_of_release_faults
+    assert "FAIL: dices_350_one_record_per_item_and_rater" in output
+    rows = failing_rows(db_path, "dices_350_one_record_per_item_and_rater", target)
+    item, rater = repeated[COLUMNS_350.index("item_id")], repeated[COLUMNS_350.index("rater_id")]
+    assert [(row["item_id"], row["rater_id"], row["n_rows"]) for row in rows] == [(item, rater, 2)]
+
+
+def test_issue36_answer4_a_redial_conversation_with_one_worker_in_both_roles_is_named(
+    build_of_release_faults: tuple[Path, str, Path, list[str]],
+) -> None:
+    db_path, output, target, _ = build_of_release_faults
+    assert "FAIL: redial_seeker_and_recommender_are_two_workers" in output
+    rows = failing_rows(db_path, "redial_seeker_and_recommender_are_two_workers", target)
+    worker = str(CONVERSATION_391["initiatorWorkerId"])
+    assert [
+        (
+            r["dialogue_key"],
+            r["source_file"],
+            r["source_line_number"],
+            r["seeker_worker_id"],
+            r["recommender_worker_id"],
+        )
+        for r in rows
+    ] == [("redial:391", "train_data.jsonl", 1, worker, worker)]
+
+
+# --- answer 5: a ReDial line with conversationId twice -----------------------------------------
+
+
+def test_issue36_answer5_a_redial_line_with_a_repeated_key_is_rejected_with_its_text(tmp_path: Path) -> None:
+    twice = '{"conversationId": "9391", ' + json.dumps(CONVERSATION_391)[1:]  # DuckDB would read 9391, Python 391
+    second = json.dumps({**CONVERSATION_391, "conversationId": "392"})
+    folder = redial_folder(tmp_path / "input", f"{twice}\n{second}\n".encode())
+    db_path = tmp_path / "warehouse.duckdb"
+    completed = run_dwh(["ingest", "--redial", str(folder)], db_path, check=True)
+    assert "1 record(s) rejected: see raw.ingest_rejects" in completed.stdout
+    with duckdb.connect(str(db_path), read_only=True) as con:
+        rejects = con.execute("select file_path, line_number, reason, raw_text from raw.ingest_rejects").fetchall()
+        landed = con.execute("select count(*) from raw.redial_conversations").fetchone()[0]
+    assert rejects == [
+        ("train_data.jsonl", 1, 'duplicate key "conversationId" (which of its values counts is ambiguous)', twice)
+    ]
+    assert landed == 1 + 2  # the second train line and both test lines
+
+
+# --- answer 6: report and export places that cannot be written, said before the work ------------
+
+
+@pytest.mark.parametrize(
+    ("args", "answer"),
+    [
+        (
+            ["report", "{tmp}/reports"],
+            r"{tmp}/reports: is a folder; dwh report writes one file: name it, e\.g\. "
+            r"{tmp}/reports/report\.html",
+        ),
+        (["report", "/proc/r.html"], r"/proc/r\.html: cannot be written there \(.+\)"),
+        (["export", "/proc/x"], r"/proc/x: cannot create the export folder there \(.+\)"),
+    ],
+    ids=["report-onto-a-folder", "report-into-proc", "export-into-proc"],
+)
+def test_issue36_answer6_a_place_that_cannot_be_written_is_one_line(
+    args: list[str], answer: str, small_built: Path, tmp_path: Path
+) -> None:
+    (tmp_path / "reports").mkdir()
+    given = [arg.replace("{tmp}", str(tmp_path)) for arg in args]
+    completed = run_dwh_in(given, small_built)
+    assert re.fullmatch("dwh: error: " + answer.replace("{tmp}", re.escape(str(tmp_path))), the_one_error(completed))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["reports"]  # no reports.partial left behind
+    assert list((tmp_path / "reports").iterdir()) == []
+
+
+def test_issue36_answer6_an_export_into_a_link_to_an_empty_folder_fills_that_folder(
+    small_built: Path, tmp_path: Path
+) -> None:
+    folder = tmp_path / "bigger-disk" / "export"
+    folder.mkdir(parents=True)
+    link = tmp_path / "export"
+    link.symlink_to(folder)
+    completed = run_dwh_in(["export", str(link)], small_built)
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.strip() == f"export: {folder} (manifest: manifest.json)"
+    assert link.is_symlink() and (link / "manifest.json").is_file()
+
+
+# --- answer 7: the export folder was made 0700 --------------------------------------------------
+
+
+def test_issue36_answer7_the_export_folder_has_the_umasks_mode(small_built: Path, tmp_path: Path) -> None:
+    out = tmp_path / "export"
+    completed = run_dwh_in(["export", str(out)], small_built, umask=0o022)
+    assert completed.returncode == 0, completed.stderr
+    assert stat.S_IMODE(out.stat().st_mode) == 0o755
+    assert stat.S_IMODE((out / "manifest.json").stat().st_mode) == 0o644
+
+
+# --- answer 8: `dwh summary | head -1` ------------------------------------------------------------
+
+
+def test_issue36_answer8_a_closed_pipe_ends_quietly(small_built: Path) -> None:
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader (`head -1`) has gone before dwh writes
+    try:
+        env = {**os.environ, "DWH_DB_PATH": str(small_built)}
+        env.pop("DWH_DEBUG", None)
+        completed = subprocess.run(
+            [sys.executable, "-m", "dwh.cli", "summary"],
+            cwd=PROJECT_ROOT,
+            env=env,
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        os.close(write_end)
+    assert completed.stderr == ""
+    assert completed.returncode == 141  # as a shell reports a command a closed pipe stopped (128 + SIGPIPE)
+
+
+# --- answer 10: `dwh sample --scale 0.1` ----------------------------------------------------------
+
+
+def test_issue36_answer10_a_fractional_scale_writes_a_small_sample(tmp_path: Path) -> None:
+    out = tmp_path / "sample"
+    completed = run_dwh_in(["sample", str(out), "--scale", "0.1"], tmp_path / "unused.duckdb")
+    assert completed.returncode == 0, completed.stderr
+    duo_files = {
+        folder: len(list((out / "duo" / folder).glob("*.json"))) for folder in ("ed/en", "wow/en", "ed/ja", "wow/ja")
+    }
+    assert duo_files == {"ed/en": 16, "wow/en": 16, "ed/ja": 7, "wow/ja": 7}  # the card's 157 / 157 / 68 / 73, a tenth
+    with zipfile.ZipFile(out / "redial" / "redial_dataset.zip") as archive:
+        train_lines = archive.read("train_data.jsonl").count(b"\n")
+    assert train_lines == 1001  # 10,006 / 10
+    with duckdb.connect() as con:
+        items = con.execute(
+            "select count(distinct item_id), count(*) from read_csv(?)",
+            [str(out / "dices" / "350" / "diverse_safety_adversarial_dialog_350.csv")],
+        ).fetchone()
+    assert items == (35, 35 * 123)
+    refused = run_dwh_in(["sample", str(tmp_path / "other"), "--scale", "0"], tmp_path / "unused.duckdb")
+    assert the_one_error(refused) == "dwh: error: --scale must be a positive number (a fraction too, e.g. 0.1), got 0"

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import duckdb
 
+from dwh.sample.scaling import scaled
 from ingest.dices_columns import (
     CATEGORY_OVERALL_350,
     CATEGORY_OVERALL_990,
@@ -173,7 +174,7 @@ class Rater:
 
 def write_dices_sample(
     out_dir: Path,
-    scale: int = 1,
+    scale: float = 1,
     seed: int = 0,
     *,
     items_350: int | None = None,
@@ -184,10 +185,10 @@ def write_dices_sample(
     `items_350` / `items_990` override the item counts (tests use a few items); 990's row total
     stays proportional: round(72,103 x items / 990). Returns the two files written.
     """
-    if scale < 1:
-        raise DwhError(f"--scale must be a positive integer, not {scale}")
-    n_350 = PUBLISHED_ITEMS["350"] * scale if items_350 is None else items_350
-    n_990 = PUBLISHED_ITEMS["990"] * scale if items_990 is None else items_990
+    if scale <= 0:
+        raise DwhError(f"--scale must be a positive number, not {scale}")
+    n_350 = scaled(PUBLISHED_ITEMS["350"], scale) if items_350 is None else items_350
+    n_990 = scaled(PUBLISHED_ITEMS["990"], scale) if items_990 is None else items_990
     if n_350 < 1 or n_990 < 1:
         raise DwhError(f"a DICES sample needs at least one item per release (got {n_350} and {n_990})")
     rows_990 = round(PUBLISHED_ROWS["990"] * n_990 / PUBLISHED_ITEMS["990"])

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from dwh.sample.scaling import scaled
 from ingest.settings import PROJECT_ROOT
 
 METRICS = {
@@ -112,7 +113,7 @@ JA_LINES = [
 ]
 
 
-def write_duo_sample(out_dir: Path, scale: int = 1, seed: int = 0) -> list[Path]:
+def write_duo_sample(out_dir: Path, scale: float = 1, seed: int = 0) -> list[Path]:
     """Write `out_dir/duo/{ed,wow}/{en,ja}/<id>.json`; returns the folders written."""
     rng = random.Random(seed)
     written = []
@@ -125,12 +126,12 @@ def write_duo_sample(out_dir: Path, scale: int = 1, seed: int = 0) -> list[Path]
     return written
 
 
-def folder_dialogues(folder: Folder, scale: int, rng: random.Random) -> list[dict]:
+def folder_dialogues(folder: Folder, scale: float, rng: random.Random) -> list[dict]:
     """All dialogues of one folder, deterministic for the generator's state."""
-    count = folder.dialogues * scale
+    count = scaled(folder.dialogues, scale, minimum=2)
     lengths = _dialogue_lengths(folder, scale, rng)
     users = _folder_users(folder, scale)
-    evaluated_indexes = rng.sample(range(count), folder.objective * scale)
+    evaluated_indexes = rng.sample(range(count), scaled(folder.objective, scale, minimum=2))
     subjective = {
         m: _drawn_to_card(folder, f"subjective_{m}", SUBJECTIVE_SCORES, float, count, rng)
         for m in METRICS[folder.setting]
@@ -161,16 +162,17 @@ def folder_dialogues(folder: Folder, scale: int, rng: random.Random) -> list[dic
     return dialogues
 
 
-def _dialogue_lengths(folder: Folder, scale: int, rng: random.Random) -> list[int]:
+def _dialogue_lengths(folder: Folder, scale: float, rng: random.Random) -> list[int]:
     """Lengths summing to the card's utterance count times scale, its shortest and longest included."""
-    count = folder.dialogues * scale
+    count = scaled(folder.dialogues, scale, minimum=2)
     shortest = int(card_figure(folder, "dialogue_length_min"))
     longest = int(card_figure(folder, "dialogue_length_max"))
     lengths = [shortest] * count
     pinned_short, pinned_long = rng.sample(range(count), 2)
     lengths[pinned_long] = longest
-    extra = folder.utterances * scale - sum(lengths)
     growable = [i for i in range(count) if i not in (pinned_short, pinned_long)]
+    # a fractional scale can ask for more utterances than the shortened dialogues can hold
+    extra = min(scaled(folder.utterances, scale) - sum(lengths), len(growable) * (longest - shortest))
     while extra > 0:
         index = rng.choice(growable)
         if lengths[index] < longest:
@@ -202,7 +204,17 @@ def _drawn_to_card(
     Subjective figures are over the users' 1–5 scores; objective ones over the evaluated dialogues'
     published means, so the choices there are the sums of three annotators' scores."""
     mean, sd = card_figure(folder, f"{figure}_mean"), card_figure(folder, f"{figure}_sd")
-    drawn = fit_counts(choices, value_of, count, mean, sd)
+    drawn = None
+    # the card's two decimals at every whole scale; the few dialogues of a fractional scale may
+    # hold no such draw, and then come as close as their number allows
+    for within in (0.005, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0):
+        try:
+            drawn = fit_counts(choices, value_of, count, mean, sd, within)
+            break
+        except ValueError:
+            continue
+    if drawn is None:
+        raise ValueError(f"no {count} scores come near mean {mean} and SD {sd}")
     rng.shuffle(drawn)
     return drawn
 
@@ -249,23 +261,25 @@ def fit_counts(
     return [choice for choice, n in zip(choices, counts) for _ in range(n)]
 
 
-def _folder_users(folder: Folder, scale: int) -> list[str]:
+def _folder_users(folder: Folder, scale: float) -> list[str]:
     """The participant ids of one setting: the shared ones plus this setting's own."""
-    shared = SHARED_PARTICIPANTS[folder.language] * scale
-    own = folder.participants * scale - shared
+    shared = scaled(SHARED_PARTICIPANTS[folder.language], scale)
+    own = max(scaled(folder.participants, scale) - shared, 0)
     offset = shared if folder.setting == "ed" else shared + own
     return [f"{i:04d}" for i in range(shared)] + [f"{offset + i:04d}" for i in range(own)]
 
 
-def _labels(folder: Folder, scale: int) -> list[str]:
+def _labels(folder: Folder, scale: float) -> list[str]:
     if folder.setting == "ed":
         return EN_EMOTIONS[: folder.labels]
-    return [f"Topic {i:03d}" if folder.language == "en" else f"話題{i:03d}" for i in range(folder.labels * scale)]
+    return [
+        f"Topic {i:03d}" if folder.language == "en" else f"話題{i:03d}" for i in range(scaled(folder.labels, scale))
+    ]
 
 
-def _dialogue_id(folder: Folder, scale: int, index: int) -> str | int:
+def _dialogue_id(folder: Folder, scale: float, index: int) -> str | int:
     """en ids are zero-padded strings, ja ids integers; blocks of 1000 grow with the scale."""
-    block = 1000 * ((folder.dialogues * scale + 999) // 1000)
+    block = 1000 * ((scaled(folder.dialogues, scale, minimum=2) + 999) // 1000)
     number = folder.first_id // 1000 * block + index
     return f"{number:04d}" if folder.language == "en" else number
 

@@ -31,6 +31,8 @@ from collections.abc import Iterator
 from itertools import accumulate
 from pathlib import Path
 
+from dwh.sample.scaling import scaled
+
 TRAIN_DIALOGUES = 10_006
 TEST_DIALOGUES = 1_342
 ZIP_DATE = (2018, 6, 15, 0, 0, 0)
@@ -488,7 +490,7 @@ def generate_conversations(n_train: int, n_test: int, seed: int = 0) -> tuple[li
 
 
 def write_redial_sample(
-    out_dir: Path, scale: int = 1, seed: int = 0, *, n_train: int | None = None, n_test: int | None = None
+    out_dir: Path, scale: float = 1, seed: int = 0, *, n_train: int | None = None, n_test: int | None = None
 ) -> Path:
     """Write out_dir/redial/redial_dataset.zip and return its path.
 
@@ -496,8 +498,8 @@ def write_redial_sample(
     (tests use a handful).
     """
     counts = {
-        "train": TRAIN_DIALOGUES * scale if n_train is None else n_train,
-        "test": TEST_DIALOGUES * scale if n_test is None else n_test,
+        "train": scaled(TRAIN_DIALOGUES, scale) if n_train is None else n_train,
+        "test": scaled(TEST_DIALOGUES, scale) if n_test is None else n_test,
     }
     zip_path = Path(out_dir) / "redial" / "redial_dataset.zip"
     zip_path.parent.mkdir(parents=True, exist_ok=True)

@@ -33,6 +33,8 @@ select
             then 'not valid JSON (truncated? the line does not end with "}")'
         when not json_ok then 'not valid JSON'
         when top_type <> 'OBJECT' then 'JSON value is ' || lower(top_type) || ', not an object'
+        when raw.json_repeated_key(json_text) is not null
+            then 'duplicate key "' || raw.json_repeated_key(json_text) || '" (which of its values counts is ambiguous)'
         -- each field of raw.redial_conversation_fields() that is missing or of another type
         else nullif(array_to_string(list_transform(raw.redial_conversation_fields(), (field, i) ->
             case
