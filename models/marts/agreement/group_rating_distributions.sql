@@ -1,6 +1,11 @@
 -- One row per (unit, rater group) for the demographic groups: the group's soft label on the unit
 -- over every label of the question, its plurality value, and how far its label distribution is
 -- from that of the raters outside it (Jensen–Shannon divergence, natural log).
+-- A view: at DICES's size the groups' soft labels are tens of millions of small maps, which
+-- DuckDB's list aggregates cannot spill to disk within the build's memory; a query that picks
+-- items, questions or groups computes only theirs (those columns are the grouping keys).
+{{ config(materialized='view') }}
+
 with
 
 group_units as (
@@ -49,8 +54,14 @@ judgement_labels as (
 label_shares as (
 
     select
-        group_units.group_id,
-        group_units.unit_id,
+        units.dialogue_key,
+        questions.rating_kind,
+        questions.question,
+        units.movie_id,
+        questions.source,
+        questions.scope,
+        demographic_groups.group_dimension,
+        demographic_groups.group_value,
         judgement_labels.value_code,
         judgement_labels.value_text,
         coalesce(group_unit_counts.n_in_group, 0) as n_in_group,
@@ -58,6 +69,7 @@ label_shares as (
         coalesce(group_unit_counts.n_outside_group, 0) / nullif(group_units.n_outside_group, 0) as rest_share
     from group_units
     inner join demographic_groups on group_units.group_id = demographic_groups.group_id
+    inner join units on group_units.unit_id = units.unit_id
     inner join questions on group_units.question_id = questions.question_id
     inner join judgement_labels on questions.label_set = judgement_labels.label_set
     left join group_unit_counts
@@ -81,12 +93,18 @@ divergence_terms as (
 
 ),
 
-group_unit_distributions as (
+final as (
 
     select
-        group_id,
-        unit_id,
-        sum(n_in_group) as n_values,
+        dialogue_key,
+        rating_kind,
+        question,
+        movie_id,
+        source,
+        scope,
+        group_dimension,
+        group_value,
+        cast(sum(n_in_group) as bigint) as n_values,
         map(list(value_text order by value_code), list(n_in_group order by value_code)) as value_counts,
         map(list(value_text order by value_code), list(group_share order by value_code)) as value_shares,
         -- the most frequent value; ties go to the smallest value text
@@ -94,30 +112,7 @@ group_unit_distributions as (
         -- null where no rater outside the group gave a value on the unit
         case when count(rest_share) > 0 then sum(divergence_term) / 2 end as divergence_from_rest
     from divergence_terms
-    group by group_id, unit_id
-
-),
-
-final as (
-
-    select
-        units.dialogue_key,
-        questions.rating_kind,
-        questions.question,
-        units.movie_id,
-        questions.source,
-        questions.scope,
-        demographic_groups.group_dimension,
-        demographic_groups.group_value,
-        cast(group_unit_distributions.n_values as bigint) as n_values,
-        group_unit_distributions.value_counts,
-        group_unit_distributions.value_shares,
-        group_unit_distributions.plurality_value,
-        group_unit_distributions.divergence_from_rest
-    from group_unit_distributions
-    inner join units on group_unit_distributions.unit_id = units.unit_id
-    inner join questions on units.question_id = questions.question_id
-    inner join demographic_groups on group_unit_distributions.group_id = demographic_groups.group_id
+    group by dialogue_key, rating_kind, question, movie_id, source, scope, group_dimension, group_value
 
 )
 

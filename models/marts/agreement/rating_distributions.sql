@@ -51,34 +51,69 @@ judgement_labels as (
 
 ),
 
--- every label of the unit's question with its count there, 0 where no rater gave it
-unit_labels as (
+-- each question's labels, in the label set's order
+question_labels as (
 
     select
-        units.unit_id,
-        judgement_labels.value_code,
-        judgement_labels.value_text,
-        coalesce(unit_value_counts.n_values, 0) as n_values
-    from units
-    inner join questions on units.question_id = questions.question_id
+        questions.question_id,
+        list(judgement_labels.value_code order by judgement_labels.value_code) as label_codes,
+        list(judgement_labels.value_text order by judgement_labels.value_code) as label_texts
+    from questions
     inner join judgement_labels on questions.label_set = judgement_labels.label_set
-    left join unit_value_counts
+    group by questions.question_id
+
+),
+
+-- the values given on each unit, code → count (no entry for a label no one gave)
+given_counts as (
+
+    select
+        unit_id,
+        map_from_entries(list({ 'key': value_code, 'value': n_values })) as counts_by_code,
+        count(*) as n_distinct_values,
+        max(n_values) as n_plurality
+    from unit_value_counts
+    group by unit_id
+
+),
+
+-- the most frequent value; ties go to the smallest value text
+plurality_values as (
+
+    select
+        unit_value_counts.unit_id,
+        min(judgement_labels.value_text) as plurality_value
+    from unit_value_counts
+    inner join given_counts
         on
-            units.unit_id = unit_value_counts.unit_id
-            and judgement_labels.value_code = unit_value_counts.value_code
+            unit_value_counts.unit_id = given_counts.unit_id
+            and unit_value_counts.n_values = given_counts.n_plurality
+    inner join units on unit_value_counts.unit_id = units.unit_id
+    inner join questions on units.question_id = questions.question_id
+    inner join judgement_labels
+        on
+            questions.label_set = judgement_labels.label_set
+            and unit_value_counts.value_code = judgement_labels.value_code
+    group by unit_value_counts.unit_id
 
 ),
 
 label_counts as (
 
     select
-        unit_id,
-        map(list(value_text order by value_code), list(n_values order by value_code)) as value_counts,
-        count(*) filter (where n_values > 0) as n_distinct_values,
-        -- the most frequent value; ties go to the smallest value text
-        first(value_text order by n_values desc, value_text asc) as plurality_value
-    from unit_labels
-    group by unit_id
+        units.unit_id,
+        map(
+            question_labels.label_texts,
+            list_transform(
+                question_labels.label_codes, code -> coalesce(map_extract_value(given_counts.counts_by_code, code), 0)
+            )
+        ) as value_counts,
+        given_counts.n_distinct_values,
+        plurality_values.plurality_value
+    from units
+    inner join question_labels on units.question_id = question_labels.question_id
+    inner join given_counts on units.unit_id = given_counts.unit_id
+    inner join plurality_values on units.unit_id = plurality_values.unit_id
 
 ),
 
