@@ -7,7 +7,7 @@ SAMPLE_DIR := data/sample
 # sqlfluff's dbt templater compiles the project against a scratch database, never the warehouse
 LINT_DB := $(CURDIR)/target/lint.duckdb
 
-.PHONY: install demo test lint docs bench clean browser
+.PHONY: install demo test lint docs bench bench-large clean browser
 
 install: $(VENV)/.installed
 
@@ -54,6 +54,13 @@ docs: install
 # The four ingest paths at scale 1 and 10, each run 3 times; writes BENCHMARKS.md (takes a while).
 bench: install
 	$(BIN)/python benchmarks/run_benchmarks.py --scales 1 10 --runs 3 --data-dir benchmarks/data --output BENCHMARKS.md
+
+# `dwh sample`, `dwh ingest` and `dwh build` at scales 1, 10 and 30 with the default memory bounds, one run
+# each: how time and peak memory grow (scale 30 writes ~2.3 GB of sample and needs ~15 GB of disk in all).
+# Not part of `make bench`; writes its own section of BENCHMARKS.md (<!-- bench-large:start -->).
+bench-large: install
+	$(BIN)/python benchmarks/run_benchmarks.py --scales 1 10 30 --runs 1 --paths sample ingest build \
+		--section bench-large --data-dir benchmarks/data --output BENCHMARKS.md
 
 clean:
 	rm -rf target logs data/sample .pytest_cache

@@ -1,7 +1,7 @@
 """`make bench`: time `dwh ingest`, `dwh build`, a pandas baseline and a DuckDB floor; write BENCHMARKS.md.
 
     python benchmarks/run_benchmarks.py [--scales 1 10] [--runs 3] [--data-dir benchmarks/data]
-        [--output BENCHMARKS.md] [--skip-build] [--seed 0]
+        [--output BENCHMARKS.md] [--skip-build] [--seed 0] [--section bench]
 
 For every scale the sample is written once with `dwh sample DATA/scale-N --scale N --seed S` and
 reused while its marker file (scale, seed and a hash of the sample generator's source) matches.
@@ -15,6 +15,10 @@ untimed `dwh ingest` filled; dbt's target folder is removed before the first run
 parses the project from scratch (as after a fresh checkout) and later runs use dbt's partial
 parsing (as a user's repeated builds do): with three runs the median is a warm build;
 (c) benchmarks/pandas_path.py; (d) benchmarks/duckdb_floor.py.
+
+`--paths sample ...` also times `dwh sample` itself: the sample of each scale is then written afresh,
+once, through measure.py (`make bench-large`: sample, ingest and build at scales 1, 10 and 30,
+written between its own `--section bench-large` markers).
 """
 
 import argparse
@@ -38,6 +42,7 @@ PROJECT_ROOT = BENCH_DIR.parent
 MEASURE = BENCH_DIR / "measure.py"
 START_MARKER = "<!-- bench:start -->"
 END_MARKER = "<!-- bench:end -->"
+SAMPLE_PATH = ("sample", "(s) dwh sample")  # timed only when --paths names it: the sample is then written afresh
 SAMPLE_MARKER = ".bench-sample.json"
 DB_NAME = "bench.duckdb"
 # the last (b) run's warehouse and dbt manifest (the compiled SQL of every node), kept for (b″),
@@ -175,26 +180,33 @@ def log(message: str) -> None:
 def generator_hash() -> str:
     """A hash of the sample generator's source, so a changed generator rewrites the samples."""
     digest = hashlib.sha256()
-    for source in sorted((PROJECT_ROOT / "ingest" / "sample").glob("*.py")):
+    for source in sorted((PROJECT_ROOT / "dwh" / "sample").glob("*.py")):
         digest.update(source.name.encode() + b"\0" + source.read_bytes())
     return digest.hexdigest()[:16]
 
 
-def ensure_sample(data_dir: Path, scale: int, seed: int) -> Path:
-    """The sample folder of `scale`, written with `dwh sample` unless its marker matches."""
+def ensure_sample(data_dir: Path, scale: int, seed: int, timed: PathResult | None = None) -> Path:
+    """The sample folder of `scale`, written with `dwh sample` unless its marker matches; with `timed`,
+    written afresh in any case and the measured run added to it."""
     sample_dir = data_dir / f"scale-{scale}"
     marker = sample_dir / SAMPLE_MARKER
     wanted = {"scale": scale, "seed": seed, "generator": generator_hash()}
-    if marker.exists() and json.loads(marker.read_text(encoding="utf-8")) == wanted:
+    if timed is None and marker.exists() and json.loads(marker.read_text(encoding="utf-8")) == wanted:
         log(f"scale {scale}: reusing sample in {sample_dir}")
         return sample_dir
     if sample_dir.exists():
         shutil.rmtree(sample_dir)
     log(f"scale {scale}: writing sample to {sample_dir}")
     command = [*dwh_command(), "sample", str(sample_dir), "--scale", str(scale), "--seed", str(seed)]
-    completed = subprocess.run(command, cwd=PROJECT_ROOT, check=False, stdout=subprocess.DEVNULL)
-    if completed.returncode != 0:
-        raise SystemExit(f"[bench] `{shlex.join(command)}` exited {completed.returncode}; no sample to benchmark")
+    log_path = data_dir / "work" / f"scale-{scale}" / "logs" / "sample.log"
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    run = measured_run(command, {**os.environ}, log_path)
+    if not run.ok:
+        show_failure(log_path)
+        raise SystemExit(f"[bench] `{shlex.join(command)}` exited {run.returncode}; no sample to benchmark")
+    if timed is not None:
+        timed.runs.append(run)
+        log(f"scale {scale}: {timed.label}: {run.wall_seconds:.2f} s, {mib(run.max_rss_kib):.0f} MiB, ok")
     marker.write_text(json.dumps(wanted) + "\n", encoding="utf-8")
     return sample_dir
 
@@ -541,14 +553,43 @@ def ratio_tables(results: list[PathResult], scales: list[int]) -> list[str]:
     return lines
 
 
+def section_markers(section: str) -> tuple[str, str]:
+    """The start and end markers of a generated section (`bench`: START_MARKER and END_MARKER)."""
+    return f"<!-- {section}:start -->", f"<!-- {section}:end -->"
+
+
+def growth_table(results: list[PathResult], scales: list[int]) -> list[str]:
+    """Sample, ingest and build side by side per scale: median wall time and peak RSS of each."""
+    steps = [("sample", "sample"), ("ingest", "ingest"), ("build", "build")]
+    lines = [
+        "How time and memory grow with the scale (median wall s / max RSS MiB, default memory bounds):",
+        "",
+        "| scale | " + " | ".join(f"{name} s | {name} max RSS MiB" for _, name in steps) + " |",
+        "|---:|" + "---:|---:|" * len(steps),
+    ]
+    for scale in scales:
+        cells = []
+        for key, _ in steps:
+            found = [r for r in results if r.scale == scale and r.key == key]
+            rss = max((run.max_rss_kib for r in found for run in r.ok_runs), default=None)
+            cells += [fmt_seconds(median_of(results, scale, key)), "—" if rss is None else f"{mib(rss):.0f}"]
+        lines.append(f"| {scale} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def render_section(
-    results: list[PathResult], scales: list[int], context: dict[str, str], analyst: dict[int, dict] | None = None
+    results: list[PathResult],
+    scales: list[int],
+    context: dict[str, str],
+    analyst: dict[int, dict] | None = None,
+    section: str = "bench",
 ) -> str:
     """The generated part of BENCHMARKS.md, markers included."""
     keys = {result.key for result in results}
+    start_marker, end_marker = section_markers(section)
     lines = [
-        START_MARKER,
-        "## Results",
+        start_marker,
+        "## Results" if section == "bench" else f"## Results ({section})",
         "",
         "_Generated by `benchmarks/run_benchmarks.py`; everything between the bench markers is replaced on each run._",
         "",
@@ -563,27 +604,29 @@ def render_section(
         "`benchmarks/measure.py`); CPU is user + system time of the whole tree, steadier than wall time on a",
         "shared machine. Every run starts from a fresh database file.",
         "",
+        *([*growth_table(results, scales), ""] if "sample" in keys else []),
         *results_table(results),
         "",
         *ratio_tables(results, scales),
         *(["", *agreement_share_table(results, scales)] if {"build", "build_without_agreement"} <= keys else []),
         *(["", *build_targets_table(results, scales)] if "build" in keys else []),
         *(["", *analyst_table(analyst)] if analyst else []),
-        END_MARKER,
+        end_marker,
     ]
     return "\n".join(lines) + "\n"
 
 
-def update_markdown(output: Path, section: str) -> None:
-    """Replace the generated section of `output`, keeping any text above and below the markers."""
+def update_markdown(output: Path, section: str, name: str = "bench") -> None:
+    """Replace the generated section `name` of `output`, keeping any text above and below its markers."""
     if not output.exists():
         intro = "# Benchmarks\n\nHand-written findings go above or below the generated section.\n\n"
         output.write_text(intro + section, encoding="utf-8")
         return
     text = output.read_text(encoding="utf-8")
-    start, end = text.find(START_MARKER), text.find(END_MARKER)
+    start_marker, end_marker = section_markers(name)
+    start, end = text.find(start_marker), text.find(end_marker)
     if start != -1 and end > start:
-        after = text[end + len(END_MARKER) :].removeprefix("\n")
+        after = text[end + len(end_marker) :].removeprefix("\n")
         output.write_text(text[:start] + section + after, encoding="utf-8")
     else:
         output.write_text(text.rstrip("\n") + "\n\n" + section, encoding="utf-8")
@@ -601,7 +644,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--output", type=Path, default=PROJECT_ROOT / "BENCHMARKS.md", help="markdown file to update")
     parser.add_argument("--skip-build", action="store_true", help="leave out the build paths (b) and (b′)")
     parser.add_argument(
-        "--paths", nargs="+", choices=[path.key for path in all_paths()], help="run only these paths (default: all)"
+        "--paths",
+        nargs="+",
+        choices=[SAMPLE_PATH[0], *(path.key for path in all_paths())],
+        help="run only these paths (default: all but `sample`, which times `dwh sample` itself)",
+    )
+    parser.add_argument(
+        "--section", default="bench", help="name of the markers to write between (default bench: <!-- bench:start -->)"
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of `dwh sample` (default 0)")
     args = parser.parse_args(argv)
@@ -629,15 +678,17 @@ def main(argv: list[str] | None = None) -> int:
     }
     results, sizes, analyst = [], [], {}
     for scale in args.scales:
-        sample_dir = ensure_sample(data_dir, scale, args.seed)
+        timed_sample = PathResult(scale, *SAMPLE_PATH) if args.paths and SAMPLE_PATH[0] in args.paths else None
+        sample_dir = ensure_sample(data_dir, scale, args.seed, timed_sample)
         sizes.append(f"scale {scale}: {tree_bytes(sample_dir) / 1024**2:.0f} MiB")
+        results += [timed_sample] if timed_sample else []
         results += bench_scale(scale, sample_dir, data_dir, paths, args.runs)
         timings = time_analyst_queries(scale, data_dir, args.runs)
         if timings:
             analyst[scale] = timings
     context["sample size on disk"] = ", ".join(sizes) + f" (seed {args.seed})"
     context["load average at end"] = " / ".join(f"{load:.2f}" for load in os.getloadavg())
-    update_markdown(args.output, render_section(results, args.scales, context, analyst))
+    update_markdown(args.output, render_section(results, args.scales, context, analyst, args.section), args.section)
     log(f"wrote {args.output}")
     print("\n".join(results_table(results)))
     return 0 if all(result.status() == "ok" for result in results) else 1

@@ -6,7 +6,10 @@ the same item again in the other phase, 72,103 x N rows in all. The rater pools 
 
 Small per-item and per-rater tables are drawn in Python from `random.Random(seed)`; the rating
 rows are generated and written by DuckDB (`range()`, answers from `hash(seed, item, rater, ...)`,
-`COPY ... TO`), so even scale 10 needs no Python loop over rows. Same seed, same bytes.
+`COPY ... TO`), so even scale 10 needs no Python loop over rows. Same seed, same bytes. The rows
+are written a block of items at a time and the blocks appended in order (a row's `id` is its
+item's first row plus its slot, not a numbering of the whole file), so memory stays flat as the
+scale grows: no sort or window ever holds a whole release.
 
 Quirks reproduced (REAL_RELEASES.md): 350 `context` holds real newlines inside a quoted field,
 turns prefixed `USER:` / `LLM:`; 990 `context` holds the two characters backslash-n between turns,
@@ -23,6 +26,8 @@ Yes, else Unsure if any is Unsure, else No, and Q_overall aggregates all Q2-Q6 a
 import dataclasses
 import json
 import random
+import shutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -138,6 +143,10 @@ EDUCATION_WEIGHTS = {"College degree or higher": 60, "High school or below": 35,
 PHASE_350 = "Phase3"
 PHASES_990 = ("Phase1", "Phase2")
 FIRST_TIMESTAMP = 1_650_000_000  # 2022-04-15, Unix seconds
+# Rows are written this many items at a time (~123 k rows of 350, ~73 k of 990), then appended in order.
+ITEMS_PER_BLOCK = 1000
+# DuckDB's memory while it writes a block; what does not fit spills to a scratch folder beside the output.
+GENERATOR_MEMORY_LIMIT = "256MB"
 
 
 @dataclass(frozen=True)
@@ -156,6 +165,7 @@ class Item:
     n_repeats: int = 0  # 990: raters who rate it a second time
     rater_offset: int = 0  # 990: first rater position of its window
     phase: str = PHASE_350
+    first_row: int = 0  # rows of the items before it in the file (a row's id is first_row + its slot + 1)
 
 
 @dataclass(frozen=True)
@@ -192,15 +202,18 @@ def write_dices_sample(
     if n_350 < 1 or n_990 < 1:
         raise DwhError(f"a DICES sample needs at least one item per release (got {n_350} and {n_990})")
     rows_990 = round(PUBLISHED_ROWS["990"] * n_990 / PUBLISHED_ITEMS["990"])
-    con = duckdb.connect()
-    con.execute("set enable_progress_bar = false")
-    try:
-        return [
-            _write_350(con, out_dir, n_350, int(seed)),
-            _write_990(con, out_dir, n_990, rows_990, int(seed)),
-        ]
-    finally:
-        con.close()
+    dices_dir = out_dir / "dices"
+    dices_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=".dwh-sample-", dir=dices_dir) as scratch:
+        con = duckdb.connect(config={"memory_limit": GENERATOR_MEMORY_LIMIT, "temp_directory": scratch})
+        con.execute("set enable_progress_bar = false")
+        try:
+            return [
+                _write_350(con, dices_dir, n_350, int(seed)),
+                _write_990(con, dices_dir, n_990, rows_990, int(seed)),
+            ]
+        finally:
+            con.close()
 
 
 # ---------------------------------------------------------------- items and raters (Python)
@@ -366,11 +379,14 @@ def _assign_990_raters(rng: random.Random, items: list[Item], total_rows: int) -
                 repeats[index] += 1
                 remaining -= 1
     n_raters = PUBLISHED_RATERS["990"]
-    assigned, offset = [], 0
+    assigned, offset, first_row = [], 0, 0
     for item, d, r in zip(items, distinct, repeats):
         phase = rng.choice(PHASES_990)
-        assigned.append(dataclasses.replace(item, n_distinct=d, n_repeats=r, rater_offset=offset, phase=phase))
+        assigned.append(
+            dataclasses.replace(item, n_distinct=d, n_repeats=r, rater_offset=offset, phase=phase, first_row=first_row)
+        )
         offset = (offset + d) % n_raters
+        first_row += d + r
     return assigned
 
 
@@ -398,6 +414,7 @@ ITEM_TYPES = {
     "n_repeats": "bigint",
     "rater_offset": "bigint",
     "phase": "varchar",
+    "first_row": "bigint",
 }
 RATER_TYPES = {
     "rater_id": "bigint",
@@ -412,7 +429,7 @@ RATER_TYPES = {
 # What every rating row knows about its item and rater (the `base` each release builds).
 BASE_COLUMNS = """
     i.idx as item_idx, i.item_id, i.context, i.response, i.degree_of_harm, i.harm_type,
-    i.safety_gold, i.safety_gold_reason, i.propensity,
+    i.safety_gold, i.safety_gold_reason, i.propensity, i.first_row,
     r.idx as rater_idx, r.rater_id, r.gender, r.race, r.raw_race, r.age, r.education, r.locale, r.strictness"""
 
 
@@ -458,7 +475,9 @@ def _output_expressions(seed: int, config: str) -> dict[str, str]:
     granular = GRANULAR_350 if config == "350" else GRANULAR_990
     overall = CATEGORY_OVERALL_350 if config == "350" else CATEGORY_OVERALL_990
     expressions = {
-        "id": "row_number() over (order by item_idx, rep, position)",
+        # the row's number in the file: its rows come item by item, each item's in slot order
+        # (first ratings by position, then repeats by position)
+        "id": "first_row + slot + 1",
         "rater_id": "rater_id",
         "rater_gender": "gender",
         "rater_locale": "locale",
@@ -515,11 +534,26 @@ order by item_idx, rep, position
 """
 
 
-def _copy(con: duckdb.DuckDBPyConnection, select: str, path: Path, config: str) -> Path:
-    """Write the rows with DuckDB's CSV writer and check the header is the released one, byte for byte."""
+def _copy(con: duckdb.DuckDBPyConnection, select: str, path: Path, config: str, n_items: int) -> Path:
+    """Write the rows of `select` (over the view `items_in_block`) a block of items at a time with DuckDB's
+    CSV writer, appending the blocks in order, and check the header is the released one, byte for byte."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    target = str(path).replace("'", "''")
-    con.execute(f"copy ({select}) to '{target}' (header, delimiter ',', quote '\"', escape '\"')")
+    block = path.with_name(f".{path.name}.block")
+    try:
+        with path.open("wb") as out:
+            for first in range(0, n_items, ITEMS_PER_BLOCK):
+                con.execute(
+                    "create or replace temp view items_in_block as "
+                    f"select * from items where idx >= {first} and idx < {first + ITEMS_PER_BLOCK}"
+                )
+                header = "true" if first == 0 else "false"
+                con.execute(
+                    f"copy ({select}) to '{_quoted(block)}' (header {header}, delimiter ',', quote '\"', escape '\"')"
+                )
+                with block.open("rb") as rows:
+                    shutil.copyfileobj(rows, out, 1 << 20)
+    finally:
+        block.unlink(missing_ok=True)
     expected = HEADER_LINES[config].encode()
     with path.open("rb") as handle:
         written = handle.read(len(expected))
@@ -528,16 +562,26 @@ def _copy(con: duckdb.DuckDBPyConnection, select: str, path: Path, config: str) 
     return path
 
 
-def _write_350(con: duckdb.DuckDBPyConnection, out_dir: Path, n_items: int, seed: int) -> Path:
+def _quoted(path: Path | str) -> str:
+    """A path inside a SQL string literal."""
+    return str(path).replace("'", "''")
+
+
+def _write_350(con: duckdb.DuckDBPyConnection, dices_dir: Path, n_items: int, seed: int) -> Path:
     """Every 350 rater rates every item once, in Phase3."""
     rng = random.Random(f"dices-350-{seed}")
-    _register(con, "items", _items(rng, n_items, "350"), ITEM_TYPES)
+    n_raters = PUBLISHED_RATERS["350"]
+    items = [dataclasses.replace(item, first_row=item.item_id * n_raters) for item in _items(rng, n_items, "350")]
+    _register(con, "items", items, ITEM_TYPES)
     _register(con, "raters", _raters_350(rng), RATER_TYPES)
-    base = f"select {BASE_COLUMNS}, r.idx as position, 0 as rep, i.phase from items as i cross join raters as r"
-    return _copy(con, _ratings_select(seed, "350", base), out_dir / "dices" / RELEASE_PATHS["350"], "350")
+    base = f"""
+        select {BASE_COLUMNS}, r.idx as position, r.idx as slot, 0 as rep, i.phase
+        from items_in_block as i cross join raters as r"""
+    select = _ratings_select(seed, "350", base)
+    return _copy(con, select, dices_dir / RELEASE_PATHS["350"], "350", n_items)
 
 
-def _write_990(con: duckdb.DuckDBPyConnection, out_dir: Path, n_items: int, n_rows: int, seed: int) -> Path:
+def _write_990(con: duckdb.DuckDBPyConnection, dices_dir: Path, n_items: int, n_rows: int, seed: int) -> Path:
     """Each 990 item is rated by a window of n_distinct raters; its first n_repeats raters rate it again."""
     rng = random.Random(f"dices-990-{seed}")
     items = _assign_990_raters(rng, _items(rng, n_items, "990"), n_rows)
@@ -545,10 +589,12 @@ def _write_990(con: duckdb.DuckDBPyConnection, out_dir: Path, n_items: int, n_ro
     _register(con, "raters", _raters_990(rng), RATER_TYPES)
     base = f"""
         select {BASE_COLUMNS},
+            i.slot,
             i.slot % i.n_distinct as position,
             (i.slot >= i.n_distinct)::int as rep,
             case when i.slot < i.n_distinct then i.phase
                  when i.phase = 'Phase1' then 'Phase2' else 'Phase1' end as phase
-        from (select *, unnest(range(n_distinct + n_repeats)) as slot from items) as i
+        from (select *, unnest(range(n_distinct + n_repeats)) as slot from items_in_block) as i
         join raters as r on r.idx = (i.rater_offset + i.slot % i.n_distinct) % {PUBLISHED_RATERS["990"]}"""
-    return _copy(con, _ratings_select(seed, "990", base), out_dir / "dices" / RELEASE_PATHS["990"], "990")
+    select = _ratings_select(seed, "990", base)
+    return _copy(con, select, dices_dir / RELEASE_PATHS["990"], "990", n_items)

@@ -1,6 +1,9 @@
 -- One row per DICES rater across both releases: a rater id found in 350 and 990 is one person.
 -- Demographics are the first non-empty value in file order (350 before 990); every distinct
 -- non-null value a rater's rows hold is kept in the *_values lists for the consistency test.
+-- The rows are first grouped by rater and demographics (a handful of groups per rater, an
+-- aggregate DuckDB spills to disk), so the lists below gather a few values per rater, never
+-- every row of a rater: the build's memory stays flat as the releases grow.
 with
 
 answer_rows as (
@@ -9,17 +12,36 @@ answer_rows as (
 
 ),
 
+demographic_versions as (
+
+    select
+        rater_id,
+        dataset_config,
+        gender,
+        race,
+        raw_race,
+        age_group,
+        education,
+        locale,
+        min(rater_key) as rater_key,
+        min({ 'config': dataset_config, 'row': row_number }) as first_position,
+        count(*) as n_rows
+    from answer_rows
+    group by rater_id, dataset_config, gender, race, raw_race, age_group, education, locale
+
+),
+
 grouped as (
 
     select
         rater_id,
         min(rater_key) as rater_key,
-        arg_min(gender, { 'config': dataset_config, 'row': row_number }) as gender,
-        arg_min(race, { 'config': dataset_config, 'row': row_number }) as race,
-        arg_min(raw_race, { 'config': dataset_config, 'row': row_number }) as raw_race,
-        arg_min(age_group, { 'config': dataset_config, 'row': row_number }) as age_group,
-        arg_min(education, { 'config': dataset_config, 'row': row_number }) as education,
-        arg_min(locale, { 'config': dataset_config, 'row': row_number }) as locale,
+        arg_min(gender, first_position) as gender,
+        arg_min(race, first_position) as race,
+        arg_min(raw_race, first_position) as raw_race,
+        arg_min(age_group, first_position) as age_group,
+        arg_min(education, first_position) as education,
+        arg_min(locale, first_position) as locale,
         list_sort(list_distinct(list(gender))) as gender_values,
         list_sort(list_distinct(list(race))) as race_values,
         list_sort(list_distinct(list(raw_race))) as raw_race_values,
@@ -27,8 +49,8 @@ grouped as (
         list_sort(list_distinct(list(education))) as education_values,
         list_sort(list_distinct(list(locale))) as locale_values,
         list_sort(list_distinct(list(dataset_config))) as dataset_configs,
-        count(*) as n_rows
-    from answer_rows
+        cast(sum(n_rows) as bigint) as n_rows
+    from demographic_versions
     group by rater_id
 
 ),
