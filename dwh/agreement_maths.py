@@ -134,13 +134,6 @@ def group_figures(
 # ----------------------------------------------------------------------------------- bootstrap
 
 
-def bootstrap_unit_weights(rng: np.random.Generator, n_units: int, n_draws: int) -> Array:
-    """`(n_draws, n_units)`: how many times each draw (n_units picked with replacement) picked each unit."""
-    picks = rng.integers(0, n_units, size=(n_draws, n_units))
-    offsets = (np.arange(n_draws) * n_units)[:, None]
-    return np.bincount((picks + offsets).ravel(), minlength=n_draws * n_units).reshape(n_draws, n_units)
-
-
 def percentile_interval(draws: Array, level: float = 0.95) -> tuple[Array, Array]:
     """The percentile interval of bootstrap draws along axis 0, NaN draws left out (NaN if all are)."""
     tail = (1 - level) / 2 * 100
@@ -153,10 +146,33 @@ def percentile_interval(draws: Array, level: float = 0.95) -> tuple[Array, Array
     return low, high
 
 
-def bootstrap_draws(statistic, rng: np.random.Generator, n_units: int, n_draws: int, batch: int = 50) -> Array:
-    """`statistic(unit_weights)` for `n_draws` resamples of the units, in batches (memory stays small)."""
-    weights = bootstrap_unit_weights(rng, n_units, n_draws)
-    return np.concatenate([statistic(weights[start : start + batch]) for start in range(0, n_draws, batch)])
+@dataclass
+class UnitPatterns:
+    """Units with the same counts in every column are interchangeable in a resample: each distinct
+    pattern once (`counts` `(labels, …, patterns)`) with how many units have it."""
+
+    counts: Array
+    n_units: Array
+
+    @classmethod
+    def of(cls, counts: Array) -> "UnitPatterns":
+        flat = counts.reshape(-1, counts.shape[-1])
+        patterns, n_units = np.unique(flat, axis=1, return_counts=True)
+        return cls(counts=patterns.reshape(*counts.shape[:-1], -1), n_units=n_units)
+
+
+def bootstrap_draws(statistic, patterns: UnitPatterns, rng: np.random.Generator, n_draws: int, batch: int = 50):
+    """`statistic(pattern_weights)` for `n_draws` resamples of the units with replacement, in batches.
+    A resample of N units picks each pattern a multinomial(N, share of units with the pattern)
+    number of times: drawn per pattern, so the cost grows with the distinct patterns, not the units."""
+    total = int(patterns.n_units.sum())
+    shares = patterns.n_units / total
+    return np.concatenate(
+        [
+            statistic(rng.multinomial(total, shares, size=min(batch, n_draws - start)))
+            for start in range(0, n_draws, batch)
+        ]
+    )
 
 
 def bootstrap_alpha_interval(
@@ -164,12 +180,12 @@ def bootstrap_alpha_interval(
 ) -> tuple[Array, Array]:
     """95% percentile interval of each group's α (`group_counts` `(labels, groups, units)`),
     resampling the units with replacement."""
+    patterns = UnitPatterns.of(group_counts)
 
     def alpha_of_draws(weights: Array) -> Array:
-        return krippendorff_alpha(group_counts[:, None], distances, weights[:, None, :])
+        return krippendorff_alpha(patterns.counts[:, None], distances, weights[:, None, :])
 
-    draws = bootstrap_draws(alpha_of_draws, rng, group_counts.shape[-1], n_draws)
-    return percentile_interval(draws)
+    return percentile_interval(bootstrap_draws(alpha_of_draws, patterns, rng, n_draws))
 
 
 # --------------------------------------------------------------------------------- permutations
@@ -254,3 +270,17 @@ def one_hot_counts(unit_index: Array, label_index: Array, n_units: int, n_labels
     """`(labels, units)` counts of values given as (unit number, label number) pairs."""
     flat = np.bincount(np.asarray(label_index) * n_units + np.asarray(unit_index), minlength=n_labels * n_units)
     return flat.reshape(n_labels, n_units).astype(float)
+
+
+def correlation_p_value(r: Array, n: Array) -> Array:
+    """Two-sided p of a correlation r over n pairs from Student's t with n − 2 degrees of freedom, as
+    scipy.stats.pearsonr and spearmanr give it: t = r √((n − 2) / (1 − r²)); NaN below 3 pairs."""
+    from scipy.stats import t as student_t
+
+    r = np.asarray(r, dtype=float)
+    n = np.asarray(n, dtype=float)
+    degrees = n - 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        statistic = np.abs(r) * np.sqrt(degrees / ((1 - r) * (1 + r)))
+        p_value = 2 * student_t.sf(statistic, np.where(degrees >= 1, degrees, 1))
+    return np.where((degrees >= 1) & ~np.isnan(r), np.minimum(p_value, 1.0), np.nan)

@@ -135,6 +135,11 @@ class CompiledAgreementModels:
                 *selection,
                 "--exclude",
                 "resource_type:test",
+                # the Monte Carlo model runs on every generated set, cheaply: few draws, every question
+                "--vars",
+                json.dumps(
+                    {"agreement_bootstrap": 20, "agreement_permutations": 20, "agreement_monte_carlo_questions": ["*"]}
+                ),
             ],
             cwd=PROJECT_ROOT,
             env=env,
@@ -154,13 +159,13 @@ class CompiledAgreementModels:
         self.models = self._in_dependency_order(selected)
 
     @staticmethod
-    def _in_dependency_order(nodes: dict[str, dict]) -> list[tuple[str, str, str]]:
+    def _in_dependency_order(nodes: dict[str, dict]) -> list[tuple[str, str, str, str]]:
         ordered, done = [], set()
         while len(done) < len(nodes):
             for node_id, node in sorted(nodes.items()):
                 upstream = [n for n in node["depends_on"]["nodes"] if n in nodes]
                 if node_id not in done and all(n in done for n in upstream):
-                    ordered.append((node["schema"], node["name"], node["compiled_code"]))
+                    ordered.append((node["schema"], node["name"], node["language"], node["compiled_code"]))
                     done.add(node_id)
         return ordered
 
@@ -246,9 +251,23 @@ class CompiledAgreementModels:
         )
         self._code_dices_answers(con)
         self._pair_redial_forms(con)
-        for schema, name, sql in self.models:
-            con.execute(f"create table {schema}.{name} as {sql}")
+        for schema, name, language, code in self.models:
+            if language == "python":
+                self._run_python_model(con, schema, name, code)
+            else:
+                con.execute(f"create table {schema}.{name} as {code}")
         return con
+
+    @staticmethod
+    def _run_python_model(con: duckdb.DuckDBPyConnection, schema: str, name: str, code: str) -> None:
+        """A dbt Python model as dbt-duckdb runs it: its compiled module's `model(dbt, session)`, whose
+        `dbt.ref()` loads a relation by name; the DataFrame it returns becomes the table."""
+        module: dict = {}
+        exec(compile(code, name, "exec"), module)
+        frame = module["model"](module["dbtObj"](lambda relation: con.sql(f"select * from {relation}")), con)
+        con.register("model_frame", frame)
+        con.execute(f"create table {schema}.{name} as select * from model_frame")
+        con.unregister("model_frame")
 
 
 @pytest.fixture(scope="module")
