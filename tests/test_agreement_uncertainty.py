@@ -8,13 +8,19 @@ bootstrap interval covers the population's α about 95% of the time. Most run `d
 directly on generated numpy arrays (fast); the last ones read one built sample warehouse.
 """
 
+from collections.abc import Iterator
+
+import duckdb
 import numpy as np
+import pandas as pd
 import pytest
 import scipy.stats
 from krippendorff import alpha as package_alpha
 
 from dwh import agreement_maths as maths
+from dwh import agreement_monte_carlo as monte_carlo
 from tests import agreement_reference as reference
+from tests.conftest import run_dwh
 
 NOMINAL_3 = 1.0 - np.eye(3)
 TOLERANCE = 1e-9
@@ -102,9 +108,9 @@ def test_the_same_seed_gives_identical_figures_and_another_seed_figures_within_t
     first, again, other = (permutation_test(values, groups, seed, 400) for seed in (1, 1, 2))
     for name in ("alpha_p", "xrr_p", "gai_p"):
         assert np.array_equal(getattr(first, name), getattr(again, name))
-        # a p-value from P permutations has a standard error of about sqrt(p (1 − p) / P)
+        # p = 2 p₁ with p₁ the one-sided share of P permutations: a standard error of 2 √(p₁ (1 − p₁) / P)
         p, p_other = getattr(first, name), getattr(other, name)
-        error = np.sqrt(np.maximum(p * (1 - p), 0.01) / 400)
+        error = np.sqrt(np.maximum(p * (2 - p), 0.01) / 400)
         assert (np.abs(p - p_other) <= 5 * error * np.sqrt(2)).all(), (name, p, p_other)
 
     group_counts = one_hot(values, 3)
@@ -173,3 +179,196 @@ def test_the_bootstrap_interval_covers_the_populations_alpha_about_95_percent_of
         assert low[0] <= high[0]
         covered += low[0] <= population_alpha <= high[0]
     assert 0.89 <= covered / 200 <= 0.99, covered
+
+
+# ------------------------------------------------------------- one built sample warehouse (scale 1)
+
+
+@pytest.fixture(scope="module")
+def sample_warehouse(tmp_path_factory: pytest.TempPathFactory) -> Iterator[duckdb.DuckDBPyConnection]:
+    """The scale-1 sample of all three datasets, ingested and built with `dwh` as a user would."""
+    root = tmp_path_factory.mktemp("uncertainty_sample")
+    run_dwh(["sample", str(root / "sample")], root / "warehouse.duckdb", check=True)
+    sample = root / "sample"
+    ingest = ["ingest", "--duo", str(sample / "duo"), "--redial", str(sample / "redial" / "redial_dataset.zip")]
+    run_dwh([*ingest, "--dices", str(sample / "dices")], root / "warehouse.duckdb", check=True)
+    built = run_dwh(["build"], root / "warehouse.duckdb")
+    assert built.returncode == 0, built.stdout + built.stderr
+    with duckdb.connect(str(root / "warehouse.duckdb"), read_only=True) as con:
+        yield con
+
+
+def frame(con: duckdb.DuckDBPyConnection, sql: str) -> pd.DataFrame:
+    return con.execute(sql).df()
+
+
+def test_the_marts_monte_carlo_columns_keep_their_promises(sample_warehouse: duckdb.DuckDBPyConnection) -> None:
+    agreement = frame(sample_warehouse, "select * from marts.agreement")
+    with_interval = agreement[agreement["alpha_ci_low"].notna()]
+    # the default questions: every DUO and ReDial one, and DICES's Q_overall
+    assert set(with_interval["source"]) == {"duo", "redial", "dices"}
+    assert set(with_interval.loc[with_interval["source"] == "dices", "question"]) == {"Q_overall"}
+    assert (with_interval["alpha_ci_low"] <= with_interval["alpha_ci_high"]).all()
+    assert with_interval["alpha"].notna().all()
+    tested = agreement[agreement["gai_p"].notna()]
+    assert len(tested) >= 40 and (tested["group_dimension"] != "all").all()
+    for column in ("alpha_p", "xrr_p", "gai_p", "gai_q"):
+        present = agreement[column].dropna()
+        assert ((present > 0) & (present <= 1)).all(), column
+    assert (tested["gai_q"] >= tested["gai_p"] - 1e-15).all()
+    assert agreement.loc[agreement["group_dimension"] == "all", ["alpha_p", "xrr_p", "gai_p"]].isna().all().all()
+
+
+def rerun_monte_carlo(con: duckdb.DuckDBPyConnection, seed: int) -> pd.DataFrame:
+    """The Monte Carlo model's computation again, on the built warehouse's own tables."""
+    questions = frame(con, "select * from intermediate.int_agreement__questions")
+    settings = monte_carlo.Settings(seed, 1000, 1000, ("dices/350/Q_overall",))
+    figures = monte_carlo.monte_carlo_figures(
+        values=frame(con, "select * from intermediate.int_agreement__values"),
+        units=frame(con, "select unit_id, question_id from intermediate.int_agreement__units"),
+        questions=questions,
+        groups=frame(con, "select * from intermediate.int_agreement__rater_groups"),
+        distances=frame(con, "select * from intermediate.int_agreement__value_distances"),
+        settings=settings,
+    )
+    return figures.sort_values(["question_id", "group_id"]).reset_index(drop=True)
+
+
+def test_the_same_seed_rebuilds_the_marts_figures_and_another_seed_stays_within_their_error(
+    sample_warehouse: duckdb.DuckDBPyConnection,
+) -> None:
+    built = frame(
+        sample_warehouse,
+        """select m.* from intermediate.int_agreement__monte_carlo m
+           join intermediate.int_agreement__questions q using (question_id)
+           where q.source = 'dices' and q.scope = '350' and q.question = 'Q_overall'
+           order by question_id, group_id""",
+    ).reset_index(drop=True)
+    again = rerun_monte_carlo(sample_warehouse, 20240601)
+    pd.testing.assert_frame_equal(built, again, check_exact=True)
+    other = rerun_monte_carlo(sample_warehouse, 7)
+    assert built["alpha_ci_low"].notna().sum() >= 20
+    assert (built["alpha_ci_low"].isna() == other["alpha_ci_low"].isna()).all()
+    with_interval = built["alpha_ci_low"].notna()
+    width = (built["alpha_ci_high"] - built["alpha_ci_low"])[with_interval]
+    for bound in ("alpha_ci_low", "alpha_ci_high"):
+        # a percentile of 1000 draws moves by about 0.02 of the interval's width between seeds
+        assert ((built[bound] - other[bound]).abs()[with_interval] <= 0.15 * width).all(), bound
+    for column in ("alpha_p", "xrr_p", "gai_p"):
+        p, p_other = built[column].to_numpy(), other[column].to_numpy()
+        present = ~np.isnan(p)
+        error = np.sqrt(np.maximum(p * (2 - p), 0.01) / 1000)
+        assert (np.abs(p - p_other)[present] <= 5 * np.sqrt(2) * error[present]).all(), column
+
+
+# ------------------------------------------------------------------- deterministic figures, exact
+
+
+def replication_row(con: duckdb.DuckDBPyConnection, source: str, scope: str, question: str, a: str) -> dict:
+    rows = frame(
+        con,
+        f"""select * from marts.replication_agreement where source = '{source}' and scope = '{scope}'
+            and question = '{question}' and replication_a = '{a}'""",
+    )
+    assert len(rows) == 1
+    return rows.iloc[0].to_dict()
+
+
+def counts_by_unit(values: pd.DataFrame, labels: list) -> np.ndarray:
+    """`(units, labels)` counts of a frame of (unit, value), units in sorted order."""
+    table = pd.crosstab(values["unit"], pd.Categorical(values["value"], categories=labels), dropna=False)
+    return table.reindex(columns=labels, fill_value=0).to_numpy(dtype=float)
+
+
+def assert_replication_equals(row: dict, a: pd.DataFrame, b: pd.DataFrame, labels: list, delta: np.ndarray) -> None:
+    units = sorted(set(a["unit"]) & set(b["unit"]))
+    expected = reference.cross_replication_reliability(
+        counts_by_unit(a[a["unit"].isin(units)], labels), counts_by_unit(b[b["unit"].isin(units)], labels), delta
+    )
+    assert row["n_units"] == expected.n_units == len(units)
+    assert abs(row["xrr"] - expected.xrr) <= TOLERANCE
+    assert abs(row["observed_disagreement"] - expected.observed_disagreement) <= TOLERANCE
+    assert abs(row["expected_disagreement"] - expected.expected_disagreement) <= TOLERANCE
+    assert row["xrr_ci_low"] <= row["xrr"] <= row["xrr_ci_high"]
+
+
+def test_duo_users_against_annotators_equal_independent_code(sample_warehouse: duckdb.DuckDBPyConnection) -> None:
+    ratings = frame(
+        sample_warehouse,
+        """select r.dialogue_key as unit, r.rating_kind, r.value_numeric as value
+           from marts.ratings r join marts.dialogues d using (dialogue_key)
+           where r.source = 'duo' and d.language = 'en' and d.setting = 'ed' and r.question = 'preference'
+             and r.value_numeric is not null""",
+    )
+    scores = [1.0, 2.0, 3.0, 4.0, 5.0]
+    delta = (np.array(scores)[:, None] - np.array(scores)[None, :]) ** 2
+    row = replication_row(sample_warehouse, "duo", "en:ed", "preference", "user")
+    assert row["replication_b"] == "annotators" and row["level_of_measurement"] == "interval"
+    user, annotators = (ratings[ratings["rating_kind"] == kind] for kind in ("subjective", "objective"))
+    assert_replication_equals(row, user, annotators, scores, delta)
+
+
+def test_dices_crowd_against_experts_equals_independent_code(sample_warehouse: duckdb.DuckDBPyConnection) -> None:
+    crowd = frame(
+        sample_warehouse,
+        """select dialogue_key as unit, value_label as value from marts.ratings
+           where source = 'dices' and question = 'Q_overall' and dialogue_key like 'dices350:%'
+             and value_label is not null""",
+    )
+    experts = frame(
+        sample_warehouse,
+        "select dialogue_key as unit, safety_gold as value from marts.dialogues "
+        "where dataset_config = '350' and safety_gold is not null",
+    )
+    labels = ["Yes", "No", "Unsure"]
+    row = replication_row(sample_warehouse, "dices", "350", "Q_overall", "crowd")
+    assert row["replication_b"] == "expert" and row["n_units"] == 350
+    assert_replication_equals(row, crowd, experts, labels, 1.0 - np.eye(3))
+
+
+def test_dices_repeats_against_first_judgements_equal_independent_code(
+    sample_warehouse: duckdb.DuckDBPyConnection,
+) -> None:
+    judgements = frame(
+        sample_warehouse,
+        """select unit_key || ':' || rater_key as unit, value_code as value,
+                  judgement_order.round as judgement_round, judgement_order.row as judgement_row
+           from intermediate.int_agreement__judgements
+           where source = 'dices' and scope = '990' and question = 'Q_overall' and value_code is not null""",
+    ).sort_values(["unit", "judgement_round", "judgement_row"])
+    is_first = ~judgements.duplicated("unit")
+    repeated = judgements[judgements["unit"].duplicated(keep=False)]
+    row = replication_row(sample_warehouse, "dices", "990", "Q_overall", "first")
+    assert row["replication_b"] == "repeat" and row["n_units"] > 1000
+    first, repeats = repeated[is_first[repeated.index]], repeated[~is_first[repeated.index]]
+    assert_replication_equals(row, first, repeats, [1, 2, 3], 1.0 - np.eye(3))
+
+
+def test_correlation_p_values_equal_scipy(sample_warehouse: duckdb.DuckDBPyConnection) -> None:
+    scores = frame(
+        sample_warehouse,
+        """select d.language || ':' || d.setting as scope, r.dialogue_key, r.question, r.rating_kind,
+                  avg(r.value_numeric) as score
+           from marts.ratings r join marts.dialogues d using (dialogue_key)
+           where r.source = 'duo' and r.value_numeric is not null group by all""",
+    )
+    wide = scores.pivot_table(index=["scope", "dialogue_key"], columns=["question", "rating_kind"], values="score")
+    correlations = frame(sample_warehouse, "select * from marts.score_correlations where pearson_r is not null")
+    assert len(correlations) > 100
+    for row in correlations.itertuples():
+        pair = wide.loc[row.scope][[(row.question_a, row.rating_kind_a), (row.question_b, row.rating_kind_b)]].dropna()
+        assert len(pair) == row.n_dialogues
+        pearson = scipy.stats.pearsonr(pair.iloc[:, 0], pair.iloc[:, 1])
+        spearman = scipy.stats.spearmanr(pair.iloc[:, 0], pair.iloc[:, 1])
+        assert abs(row.pearson_p - pearson.pvalue) <= TOLERANCE, row
+        assert abs(row.spearman_p - spearman.pvalue) <= TOLERANCE, row
+
+
+def test_correlation_p_value_edges_equal_scipy() -> None:
+    rng = np.random.default_rng(4)
+    for n in (3, 4, 10, 200):
+        x = rng.normal(size=n)
+        for y in (x + rng.normal(size=n), -x, rng.normal(size=n)):
+            r = np.corrcoef(x, y)[0, 1]
+            assert abs(maths.correlation_p_value(r, n) - scipy.stats.pearsonr(x, y).pvalue) <= TOLERANCE
+    assert np.isnan(maths.correlation_p_value(0.5, 2)) and np.isnan(maths.correlation_p_value(np.nan, 10))
