@@ -118,4 +118,3 @@ final as (
 )
 
 select * from final
-

@@ -73,17 +73,21 @@ experts as (
 
 ),
 
+both_replications as (
+
+    select * from crowd
+    union all
+    select * from experts
+
+),
+
 final as (
 
     select
         *,
         'crowd' as replication_a,
         'expert' as replication_b
-    from (
-        select * from crowd
-        union all
-        select * from experts
-    )
+    from both_replications
 
 )
 
