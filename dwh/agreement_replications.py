@@ -9,8 +9,9 @@ from dwh import agreement_maths as maths
 
 COMPARISON = ["source", "scope", "question", "replication_a", "replication_b"]
 COLUMNS = {
-    **dict.fromkeys(COMPARISON, "object"),
-    "level_of_measurement": "object",
+    # "string", not object: an empty frame's columns would reach DuckDB as INTEGER
+    **dict.fromkeys(COMPARISON, "string"),
+    "level_of_measurement": "string",
     "n_units": "int64",
     "observed_disagreement": "float64",
     "expected_disagreement": "float64",

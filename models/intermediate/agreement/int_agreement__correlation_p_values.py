@@ -9,7 +9,8 @@ PAIR = ["source", "scope", "question_a", "rating_kind_a", "question_b", "rating_
 
 def model(dbt, session):
     correlations = dbt.ref("int_agreement__score_correlations").df()
-    p_values = correlations[PAIR].copy()
+    # "string", not object: without DUO the frame is empty, and empty object columns reach DuckDB as INTEGER
+    p_values = correlations[PAIR].astype("string")
     p_values["pearson_p"] = correlation_p_value(correlations["pearson_r"], correlations["n_dialogues"])
     p_values["spearman_p"] = correlation_p_value(correlations["spearman_rho"], correlations["n_dialogues"])
     return p_values.astype({"pearson_p": "float64", "spearman_p": "float64"})
