@@ -19,7 +19,18 @@ from ingest import __version__
 from ingest.settings import PROJECT_ROOT
 
 # what dbt reads to build the warehouse: a change to any of it can change any model
-PROJECT_PARTS = ("dbt_project.yml", "profiles.yml", "models", "macros", "seeds", "tests_dbt")
+PROJECT_PARTS = (
+    "dbt_project.yml",
+    "profiles.yml",
+    "models",
+    "macros",
+    "seeds",
+    "tests_dbt",
+    # the maths the agreement models' Python runs
+    "dwh/agreement_maths.py",
+    "dwh/agreement_monte_carlo.py",
+    "dwh/agreement_replications.py",
+)
 # the bookkeeping tables (dbt source `ingest`) change with every load, whatever it loaded
 BOOKKEEPING_SOURCE = "ingest"
 

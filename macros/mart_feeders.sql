@@ -43,6 +43,12 @@
             ref('int_redial__judgements'),
             ref('int_dices__judgements'),
         ]) }}
+    {%- elif mart == 'replications' -%}
+        {#- two sets of judgements of the same units that replication_agreement compares (int_agreement__replication_values) -#}
+        {{ return([
+            ref('int_duo__replications'),
+            ref('int_dices__replications'),
+        ]) }}
     {%- else -%}
         {{ exceptions.raise_compiler_error("mart_feeders: no list of feeding models for '" ~ mart ~ "'") }}
     {%- endif -%}

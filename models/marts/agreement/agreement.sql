@@ -1,6 +1,6 @@
--- How much raters agree, one row per (source, scope, rating kind, question, rater group): the
--- sums of `int_agreement__group_units` and `int_agreement__group_expected_distances` turned into
--- Krippendorff's α among the group's own values, xRR against the raters outside it, and GAI.
+-- How much raters agree, one row per (source, scope, rating kind, question, rater group): α,
+-- xRR and GAI (`int_agreement__group_figures`) with their Monte Carlo uncertainty
+-- (`int_agreement__monte_carlo`: α's bootstrap interval, permutation p-values, GAI's q-value).
 -- Definitions: WAREHOUSE_CONTRACT.md, "Agreement and disagreement marts".
 with
 
@@ -10,21 +10,15 @@ questions as (
 
 ),
 
-group_questions as (
+group_figures as (
 
-    select * from {{ ref('int_agreement__group_questions') }}
-
-),
-
-group_units as (
-
-    select * from {{ ref('int_agreement__group_units') }}
+    select * from {{ ref('int_agreement__group_figures') }}
 
 ),
 
-expected_distances as (
+monte_carlo as (
 
-    select * from {{ ref('int_agreement__group_expected_distances') }}
+    select * from {{ ref('int_agreement__monte_carlo') }}
 
 ),
 
@@ -35,85 +29,6 @@ rater_groups as (
         group_dimension,
         group_value
     from {{ ref('int_agreement__rater_groups') }}
-
-),
-
--- pairable units: the group gave 2 values or more; shared units: outsiders gave values too
-classified_units as (
-
-    select
-        group_units.*,
-        group_units.n_in_group >= 2 as is_pairable,
-        group_units.n_outside_group >= 1 as is_shared,
-        ln(questions.n_labels) - group_units.entropy as negentropy,
-        -- xRR weighs each unit's mean cross distance by the unit's number of values
-        group_units.cross_distance / (group_units.n_in_group * group_units.n_outside_group)
-        * (group_units.n_in_group + group_units.n_outside_group) as weighted_cross_distance
-    from group_units
-    inner join questions on group_units.question_id = questions.question_id
-
-),
-
-unit_sums as (
-
-    select
-        group_id,
-        question_id,
-        count(*) filter (where is_pairable) as n_units,
-        cast(coalesce(sum(n_in_group) filter (where is_pairable), 0) as bigint) as n_values,
-        sum(within_group_distance / (n_in_group - 1)) filter (where is_pairable) as within_distance_per_pairing,
-        avg(negentropy) filter (where is_pairable) as mean_negentropy,
-        avg(plurality_share) filter (where is_pairable) as mean_plurality_share,
-        count(*) filter (where is_shared) as n_xrr_units,
-        sum(weighted_cross_distance) filter (where is_shared) as weighted_cross_distance,
-        sum(n_in_group + n_outside_group) filter (where is_shared) as n_shared_values,
-        sum(n_in_group) filter (where is_shared) as n_shared_in_group,
-        sum(n_outside_group) filter (where is_shared) as n_shared_outside
-    from classified_units
-    group by group_id, question_id
-
-),
-
-disagreements as (
-
-    select
-        group_questions.group_id,
-        group_questions.question_id,
-        group_questions.n_raters,
-        group_questions.n_excluded_raters,
-        coalesce(unit_sums.n_units, 0) as n_units,
-        coalesce(unit_sums.n_values, 0) as n_values,
-        case when unit_sums.n_values >= 2 then unit_sums.within_distance_per_pairing / unit_sums.n_values end
-            as observed_disagreement,
-        case
-            when unit_sums.n_values >= 2
-                then expected_distances.pairable_distance / (unit_sums.n_values * (unit_sums.n_values - 1))
-        end as expected_disagreement,
-        coalesce(unit_sums.n_xrr_units, 0) as n_xrr_units,
-        unit_sums.weighted_cross_distance / unit_sums.n_shared_values as xrr_observed_disagreement,
-        expected_distances.cross_distance / (unit_sums.n_shared_in_group * unit_sums.n_shared_outside)
-            as xrr_expected_disagreement,
-        unit_sums.mean_negentropy,
-        unit_sums.mean_plurality_share
-    from group_questions
-    left join unit_sums
-        on
-            group_questions.group_id = unit_sums.group_id
-            and group_questions.question_id = unit_sums.question_id
-    left join expected_distances
-        on
-            group_questions.group_id = expected_distances.group_id
-            and group_questions.question_id = expected_distances.question_id
-
-),
-
-reliabilities as (
-
-    select
-        *,
-        1 - observed_disagreement / nullif(expected_disagreement, 0) as alpha,
-        1 - xrr_observed_disagreement / nullif(xrr_expected_disagreement, 0) as xrr
-    from disagreements
 
 ),
 
@@ -128,25 +43,34 @@ final as (
         rater_groups.group_value,
         questions.level_of_measurement,
         questions.n_labels,
-        reliabilities.n_raters,
-        reliabilities.n_excluded_raters,
-        reliabilities.n_units,
-        reliabilities.n_values,
-        reliabilities.observed_disagreement,
-        reliabilities.expected_disagreement,
-        reliabilities.alpha,
-        reliabilities.n_xrr_units,
-        reliabilities.xrr_observed_disagreement,
-        reliabilities.xrr_expected_disagreement,
-        reliabilities.xrr,
-        -- xRR within rounding of 0 is 0: the ratio would be float noise
-        case when abs(reliabilities.xrr) >= 1e-12 then reliabilities.alpha / reliabilities.xrr end as gai,
-        reliabilities.n_units as n_units_2plus,
-        reliabilities.mean_negentropy,
-        reliabilities.mean_plurality_share
-    from reliabilities
-    inner join questions on reliabilities.question_id = questions.question_id
-    inner join rater_groups on reliabilities.group_id = rater_groups.group_id
+        group_figures.n_raters,
+        group_figures.n_excluded_raters,
+        group_figures.n_units,
+        group_figures.n_values,
+        group_figures.observed_disagreement,
+        group_figures.expected_disagreement,
+        group_figures.alpha,
+        monte_carlo.alpha_ci_low,
+        monte_carlo.alpha_ci_high,
+        group_figures.n_xrr_units,
+        group_figures.xrr_observed_disagreement,
+        group_figures.xrr_expected_disagreement,
+        group_figures.xrr,
+        group_figures.gai,
+        monte_carlo.alpha_p,
+        monte_carlo.xrr_p,
+        monte_carlo.gai_p,
+        monte_carlo.gai_q,
+        group_figures.n_units as n_units_2plus,
+        group_figures.mean_negentropy,
+        group_figures.mean_plurality_share
+    from group_figures
+    inner join questions on group_figures.question_id = questions.question_id
+    inner join rater_groups on group_figures.group_id = rater_groups.group_id
+    left join monte_carlo
+        on
+            group_figures.question_id = monte_carlo.question_id
+            and group_figures.group_id = monte_carlo.group_id
 
 )
 
