@@ -22,11 +22,10 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from dwh.sample.dices import write_dices_sample
-from dwh.sample.duo import write_duo_sample
-from dwh.sample.redial import write_redial_sample
 from tests import agreement_reference as reference
-from tests.conftest import PROJECT_ROOT, run_dwh
+from tests.helpers import PROJECT_ROOT, BuiltWarehouse
+
+pytestmark = pytest.mark.slow  # dbt compiles and builds
 
 MARTS = ["rating_distributions", "agreement", "rater_agreement", "score_correlations"]
 MART_KEYS = {
@@ -502,28 +501,9 @@ def test_the_comparison_sees_a_wrong_figure(compiled_models: CompiledAgreementMo
 
 
 @pytest.fixture(scope="module")
-def small_sample_warehouse(tmp_path_factory: pytest.TempPathFactory) -> Iterator[duckdb.DuckDBPyConnection]:
-    root = tmp_path_factory.mktemp("agreement_sample")
-    write_duo_sample(root / "sample")
-    write_redial_sample(root / "sample", n_train=60, n_test=20)
-    write_dices_sample(root / "sample", items_350=12, items_990=20)
-    db_path = root / "warehouse.duckdb"
-    run_dwh(
-        [
-            "ingest",
-            "--duo",
-            str(root / "sample" / "duo"),
-            "--redial",
-            str(root / "sample" / "redial" / "redial_dataset.zip"),
-            "--dices",
-            str(root / "sample" / "dices"),
-        ],
-        db_path,
-        check=True,
-    )
-    built = run_dwh(["build"], db_path)
-    assert built.returncode == 0, built.stdout + built.stderr
-    with duckdb.connect(str(db_path), read_only=True) as con:
+def small_sample_warehouse(small_sample_build: BuiltWarehouse) -> Iterator[duckdb.DuckDBPyConnection]:
+    """The session's small sample of all three datasets, built once (conftest.py)."""
+    with duckdb.connect(str(small_sample_build.db_path), read_only=True) as con:
         yield con
 
 
@@ -565,12 +545,9 @@ def test_grasp_figures_sit_beside_the_warehouses_own(small_sample_warehouse: duc
 
 
 @pytest.fixture(scope="module")
-def real_duo_warehouse(real_duo: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[duckdb.DuckDBPyConnection]:
-    db_path = tmp_path_factory.mktemp("agreement_real") / "warehouse.duckdb"
-    run_dwh(["ingest", "--duo", str(real_duo)], db_path, check=True)
-    built = run_dwh(["build"], db_path)
-    assert built.returncode == 0, built.stdout + built.stderr
-    with duckdb.connect(str(db_path), read_only=True) as con:
+def real_duo_warehouse(real_duo_build: BuiltWarehouse) -> Iterator[duckdb.DuckDBPyConnection]:
+    """The session's build of the real DUO release (conftest.py)."""
+    with duckdb.connect(str(real_duo_build.db_path), read_only=True) as con:
         yield con
 
 

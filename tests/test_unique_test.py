@@ -10,7 +10,7 @@ import jinja2
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import PROJECT_ROOT
+from tests.helpers import PROJECT_ROOT
 
 TEST_BLOCK = re.compile(r"\{% test unique\(model, column_name\) %\}(?P<body>.*)\{% endtest %\}", re.S)
 
