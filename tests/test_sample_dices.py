@@ -26,7 +26,7 @@ from ingest.dices_columns import (
 )
 from ingest.errors import DwhError
 
-# test_dices_ingest.py checks these constants against the literal released headers.
+# test_ingest_dices.py checks these constants against the literal released headers.
 HEADER_350, HEADER_990 = HEADER_LINES["350"].rstrip("\n"), HEADER_LINES["990"].rstrip("\n")
 FILE_350 = "diverse_safety_adversarial_dialog_350.csv"
 FILE_990 = "diverse_safety_adversarial_dialog_990.csv"
