@@ -52,7 +52,7 @@ unit-tests-dbt: install
 
 lint: lint-python
 	mkdir -p target
-	DWH_DB_PATH=$(LINT_DB) DBT_TARGET_PATH=$(CURDIR)/target/lint $(BIN)/sqlfluff lint models tests_dbt
+	DWH_DB_PATH=$(LINT_DB) DBT_TARGET_PATH=$(CURDIR)/target/sqlfluff $(BIN)/sqlfluff lint models tests_dbt
 	# the semantic layer's own rules (the pytest suite also validates it against a built warehouse)
 	DWH_DB_PATH=$(LINT_DB) DBT_TARGET_PATH=$(CURDIR)/target/lint $(BIN)/mf validate-configs --skip-dw
 
