@@ -32,7 +32,7 @@ test: install browser
 pytest-all: install
 	$(BIN)/python -m pytest --durations=10
 
-# Before each commit (about a minute): the tests that need no dbt build (pytest -m "not slow and not
+# Before each commit, the quick part: the tests that need no dbt build (pytest -m "not slow and not
 # browser"; markers in pyproject.toml), dbt's unit tests on an empty scratch warehouse, and ruff.
 test-fast: install
 	$(MAKE) -j2 --output-sync=target pytest-fast unit-tests-dbt lint-python
