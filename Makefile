@@ -25,9 +25,10 @@ demo: install
 	$(DWH) report
 
 # Every test (CI runs this): pytest, whose warehouses are built once per session and shared
-# (tests/conftest.py), and the linters beside it on the second core.
+# (tests/conftest.py), and the linters beside it on the second core (their few lines may interleave
+# with pytest's; output is not held back, so CI sees progress).
 test: install browser
-	$(MAKE) -j2 --output-sync=line pytest-all lint
+	$(MAKE) -j2 pytest-all lint
 
 pytest-all: install
 	$(BIN)/python -m pytest --durations=10
