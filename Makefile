@@ -7,7 +7,7 @@ SAMPLE_DIR := data/sample
 # sqlfluff's dbt templater compiles the project against a scratch database, never the warehouse
 LINT_DB := $(CURDIR)/target/lint.duckdb
 
-.PHONY: install demo test lint docs bench bench-large clean browser
+.PHONY: install demo test pytest-all test-fast pytest-fast unit-tests-dbt lint lint-python docs bench bench-large clean browser
 
 install: $(VENV)/.installed
 
@@ -24,17 +24,42 @@ demo: install
 	$(DWH) summary
 	$(DWH) report
 
+# Every test (CI runs this): pytest, whose warehouses are built once per session and shared
+# (tests/conftest.py), and the linters beside it on the second core (their few lines may interleave
+# with pytest's; output is not held back, so CI sees progress).
 test: install browser
-	$(BIN)/python -m pytest
-	$(MAKE) lint
+	$(MAKE) -j2 pytest-all lint
 
-lint: install
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
+pytest-all: install
+	$(BIN)/python -m pytest --durations=10
+
+# Before each commit, the quick part: the tests that need no dbt build (pytest -m "not slow and not
+# browser"; markers in pyproject.toml), dbt's unit tests on an empty scratch warehouse, and ruff.
+test-fast: install
+	$(MAKE) -j2 --output-sync=target pytest-fast unit-tests-dbt lint-python
+
+pytest-fast: install
+	$(BIN)/python -m pytest -q -m "not slow and not browser"
+
+# dbt's unit tests need their models' parents to exist, not to hold data: they are built empty
+# (`--empty`) in a scratch warehouse that holds the raw tables, no rows.
+UNIT_DB := $(CURDIR)/target/unit/warehouse.duckdb
+unit-tests-dbt: install
+	rm -rf target/unit && mkdir -p target/unit
+	$(BIN)/python -c "import sys; from pathlib import Path; from ingest.database import connect, ensure_raw_schema; \
+		con = connect(Path(sys.argv[1])); ensure_raw_schema(con); con.close()" $(UNIT_DB)
+	DWH_DB_PATH=$(UNIT_DB) DBT_TARGET_PATH=$(CURDIR)/target/unit $(BIN)/dbt build --quiet --empty --select "+test_type:unit" --exclude resource_type:test resource_type:unit_test
+	DWH_DB_PATH=$(UNIT_DB) DBT_TARGET_PATH=$(CURDIR)/target/unit $(BIN)/dbt test --select "test_type:unit"
+
+lint: lint-python
 	mkdir -p target
-	DWH_DB_PATH=$(LINT_DB) $(BIN)/sqlfluff lint models tests_dbt
+	DWH_DB_PATH=$(LINT_DB) DBT_TARGET_PATH=$(CURDIR)/target/sqlfluff $(BIN)/sqlfluff lint models tests_dbt
 	# the semantic layer's own rules (the pytest suite also validates it against a built warehouse)
 	DWH_DB_PATH=$(LINT_DB) DBT_TARGET_PATH=$(CURDIR)/target/lint $(BIN)/mf validate-configs --skip-dw
+
+lint-python: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 # The browser tests open the report and the docs page in Debian's chromium (driven by Playwright,
 # which uses this browser and downloads none); a clean machine gets it from Debian here.

@@ -483,7 +483,7 @@ def median_of(results: list[PathResult], scale: int, key: str, cpu: bool = False
 def agreement_share_table(results: list[PathResult], scales: list[int]) -> list[str]:
     """What the agreement marts add to `dwh build`: (b) − (b′), in wall and CPU seconds and in percent."""
     lines = [
-        "What the agreement marts add to `dwh build` ((b) − (b′), medians; target ≤ 15%):",
+        "What the agreement marts add to `dwh build` ((b) − (b′), medians):",
         "",
         "| scale | wall s added | wall % added | CPU s added | CPU % added |",
         "|---:|---:|---:|---:|---:|",

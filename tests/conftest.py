@@ -1,30 +1,21 @@
-"""Shared fixtures: the real DUO release beside the project, and running `dwh` as users do."""
+"""Shared fixtures: the real DUO release beside the project, and the warehouses built once per session.
 
-import os
-import subprocess
-import sys
+Each warehouse below is ingested and built once, the first time a test asks for it, and shared by
+every test after: read it (read-only), or work on `build.copy_to(tmp_path)` when a test changes it.
+A test builds a warehouse of its own only where the build itself is what it tests.
+Helper functions are in tests/helpers.py."""
+
 from pathlib import Path
 
 import pytest
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-REAL_DUO = PROJECT_ROOT.parent / "shared" / "data" / "duo"
+from dwh.sample.dices import write_dices_sample
+from dwh.sample.duo import write_duo_sample
+from dwh.sample.redial import write_redial_sample
+from tests.helpers import REAL_DUO, BuiltWarehouse, ingest_and_build, run_dwh, sample_ingest_args
 
-
-def run_dwh(
-    args: list[str], db_path: Path, check: bool = False, env_overrides: dict[str, str] | None = None
-) -> subprocess.CompletedProcess:
-    """Run the `dwh` command line in a subprocess against `db_path`, capturing its output."""
-    env = {**os.environ, "DWH_DB_PATH": str(db_path), **(env_overrides or {})}
-    env.pop("DWH_DEBUG", None)
-    completed = subprocess.run(
-        [sys.executable, "-m", "dwh.cli", *args], cwd=PROJECT_ROOT, env=env, capture_output=True, text=True
-    )
-    if check and completed.returncode != 0:
-        raise AssertionError(
-            f"dwh {' '.join(args)} exited {completed.returncode}\n{completed.stdout}\n{completed.stderr}"
-        )
-    return completed
+# fixtures whose tests need a dbt build (the `slow` marker is given to every test that uses one)
+BUILT_WAREHOUSES = {"sample_build", "real_duo_build", "small_sample_build"}
 
 
 @pytest.fixture(scope="session")
@@ -35,38 +26,48 @@ def real_duo() -> Path:
     return REAL_DUO
 
 
-def query(db_path: Path, sql: str) -> list[tuple]:
-    """Rows of `sql` on the warehouse at `db_path`, opened read-only as a BI tool would."""
-    import duckdb
-
-    with duckdb.connect(str(db_path), read_only=True) as con:
-        return con.execute(sql).fetchall()
-
-
-def warned_or_failed_tests(target_path: Path = PROJECT_ROOT / "target") -> dict[str, str]:
-    """The data and unit tests of the last `dwh build` that warned, failed or errored, by name, with
-    their status: read from dbt's `run_results.json` as `dwh build` reads it, not from the console."""
-    from dwh.build import unsuccessful_tests
-
-    outcomes = unsuccessful_tests(target_path / "run_results.json", target_path / "manifest.json")
-    return {outcome.name: outcome.status for outcome in outcomes}
+@pytest.fixture(scope="session")
+def sample_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`dwh sample` at scale 1 (duo/, redial/redial_dataset.zip, dices/), written once: read it, never change it."""
+    root = tmp_path_factory.mktemp("sample_release")
+    run_dwh(["sample", str(root / "sample")], root / "unused.duckdb", check=True)
+    return root / "sample"
 
 
-def failing_rows(db_path: Path, test_name: str, target_path: Path = PROJECT_ROOT / "target") -> list[dict]:
-    """The rows a data test of the last `dwh build` found, as dicts: the test's compiled query (read
-    from `run_results.json` as `dwh build` reads it) re-run on the build it checked, which `dwh build` keeps
-    beside the warehouse as `<name>.failed` when the build fails."""
-    from dwh.build import unsuccessful_tests
+@pytest.fixture(scope="session")
+def sample_build(sample_release: Path, tmp_path_factory: pytest.TempPathFactory) -> BuiltWarehouse:
+    """The embedded sample at scale 1, all three datasets, ingested and built as `make demo` does."""
+    return ingest_and_build(tmp_path_factory.mktemp("sample_build"), sample_ingest_args(sample_release))
 
-    outcomes = unsuccessful_tests(target_path / "run_results.json", target_path / "manifest.json")
-    [outcome] = [outcome for outcome in outcomes if outcome.name == test_name]
-    assert outcome.status in ("fail", "warn") and outcome.compiled_sql, (
-        f"{test_name}: {outcome.status} {outcome.message}"
-    )
-    built = db_path.with_name(db_path.name + ".failed")
-    import duckdb
 
-    with duckdb.connect(str(built if built.exists() else db_path), read_only=True) as con:
-        cursor = con.execute(f"select * from ({outcome.compiled_sql}) as failing_rows")
-        columns = [d[0] for d in cursor.description]
-        return [dict(zip(columns, row)) for row in cursor.fetchall()]
+@pytest.fixture(scope="session")
+def real_duo_build(real_duo: Path, tmp_path_factory: pytest.TempPathFactory) -> BuiltWarehouse:
+    """The real DUO release (and nothing else) ingested and built."""
+    return ingest_and_build(tmp_path_factory.mktemp("real_duo_build"), ["--duo", str(real_duo)])
+
+
+@pytest.fixture(scope="session")
+def small_sample_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small sample of all three datasets: DUO's sample (455 dialogues), 80 ReDial conversations,
+    32 DICES items. Read it, never change it (copy what a test edits)."""
+    root = tmp_path_factory.mktemp("small_sample_release")
+    write_duo_sample(root / "sample")
+    write_redial_sample(root / "sample", n_train=60, n_test=20)
+    write_dices_sample(root / "sample", items_350=12, items_990=20)
+    return root / "sample"
+
+
+@pytest.fixture(scope="session")
+def small_sample_build(small_sample_release: Path, tmp_path_factory: pytest.TempPathFactory) -> BuiltWarehouse:
+    """The small sample ingested and built: every model and test runs, on little data."""
+    return ingest_and_build(tmp_path_factory.mktemp("small_sample_build"), sample_ingest_args(small_sample_release))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """`real_data` on the tests that read the real release, `slow` on those that need a shared build."""
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if "real_duo" in fixtures:
+            item.add_marker(pytest.mark.real_data)
+        if fixtures & BUILT_WAREHOUSES:
+            item.add_marker(pytest.mark.slow)

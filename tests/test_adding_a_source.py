@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import PROJECT_ROOT, query
+from tests.helpers import PROJECT_ROOT, query
+
+pytestmark = pytest.mark.slow  # builds a copy of the project
 
 GUIDE = PROJECT_ROOT / "docs" / "ADDING_A_SOURCE.md"
 # a marker comment, then the fenced block it applies to

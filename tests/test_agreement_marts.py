@@ -27,7 +27,9 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests import agreement_reference as reference
-from tests.conftest import PROJECT_ROOT, run_dwh
+from tests.helpers import PROJECT_ROOT, BuiltWarehouse
+
+pytestmark = pytest.mark.slow  # dbt compiles and builds
 
 TOLERANCE = 1e-9
 SOURCES = ("duo", "redial", "dices")
@@ -557,16 +559,9 @@ def compare_warehouse(con: duckdb.DuckDBPyConnection, where: str = "true") -> di
 
 
 @pytest.fixture(scope="module")
-def sample_warehouse(tmp_path_factory: pytest.TempPathFactory) -> Iterator[duckdb.DuckDBPyConnection]:
-    """The scale-1 sample of the three datasets, ingested and built once for this module."""
-    root = tmp_path_factory.mktemp("agreement_sample")
-    db_path = root / "warehouse.duckdb"
-    run_dwh(["sample", str(root / "sample")], db_path, check=True)
-    sample = root / "sample"
-    ingest = ["--duo", str(sample / "duo"), "--redial", str(sample / "redial" / "redial_dataset.zip")]
-    run_dwh(["ingest", *ingest, "--dices", str(sample / "dices")], db_path, check=True)
-    run_dwh(["build"], db_path, check=True)
-    with duckdb.connect(str(db_path), read_only=True) as con:
+def sample_warehouse(sample_build: BuiltWarehouse) -> Iterator[duckdb.DuckDBPyConnection]:
+    """The session's scale-1 sample of the three datasets, built once (conftest.py)."""
+    with duckdb.connect(str(sample_build.db_path), read_only=True) as con:
         yield con
 
 
@@ -594,11 +589,9 @@ def test_sample_warehouse_matches_the_reference(sample_warehouse: duckdb.DuckDBP
 
 
 @pytest.fixture(scope="module")
-def real_duo_warehouse(real_duo: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[duckdb.DuckDBPyConnection]:
-    db_path = tmp_path_factory.mktemp("agreement_real") / "warehouse.duckdb"
-    run_dwh(["ingest", "--duo", str(real_duo)], db_path, check=True)
-    run_dwh(["build"], db_path, check=True)
-    with duckdb.connect(str(db_path), read_only=True) as con:
+def real_duo_warehouse(real_duo_build: BuiltWarehouse) -> Iterator[duckdb.DuckDBPyConnection]:
+    """The session's build of the real DUO release (conftest.py)."""
+    with duckdb.connect(str(real_duo_build.db_path), read_only=True) as con:
         yield con
 
 

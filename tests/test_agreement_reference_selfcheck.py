@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from tests import agreement_reference as ref
-from tests.conftest import PROJECT_ROOT
+from tests.helpers import PROJECT_ROOT
 
 # --------------------------------------------------------------------------------------------
 # Builders

@@ -20,7 +20,7 @@ from krippendorff import alpha as package_alpha
 from dwh import agreement_maths as maths
 from dwh import agreement_monte_carlo as monte_carlo
 from tests import agreement_reference as reference
-from tests.conftest import run_dwh
+from tests.helpers import BuiltWarehouse
 
 NOMINAL_3 = 1.0 - np.eye(3)
 TOLERANCE = 1e-9
@@ -185,16 +185,9 @@ def test_the_bootstrap_interval_covers_the_populations_alpha_about_95_percent_of
 
 
 @pytest.fixture(scope="module")
-def sample_warehouse(tmp_path_factory: pytest.TempPathFactory) -> Iterator[duckdb.DuckDBPyConnection]:
-    """The scale-1 sample of all three datasets, ingested and built with `dwh` as a user would."""
-    root = tmp_path_factory.mktemp("uncertainty_sample")
-    run_dwh(["sample", str(root / "sample")], root / "warehouse.duckdb", check=True)
-    sample = root / "sample"
-    ingest = ["ingest", "--duo", str(sample / "duo"), "--redial", str(sample / "redial" / "redial_dataset.zip")]
-    run_dwh([*ingest, "--dices", str(sample / "dices")], root / "warehouse.duckdb", check=True)
-    built = run_dwh(["build"], root / "warehouse.duckdb")
-    assert built.returncode == 0, built.stdout + built.stderr
-    with duckdb.connect(str(root / "warehouse.duckdb"), read_only=True) as con:
+def sample_warehouse(sample_build: BuiltWarehouse) -> Iterator[duckdb.DuckDBPyConnection]:
+    """The session's scale-1 sample of all three datasets, built once (conftest.py)."""
+    with duckdb.connect(str(sample_build.db_path), read_only=True) as con:
         yield con
 
 

@@ -4,6 +4,7 @@ import csv
 import importlib.util
 import io
 import json
+import re
 import sys
 import zipfile
 from pathlib import Path
@@ -12,7 +13,8 @@ from types import ModuleType
 import duckdb
 import pytest
 
-BENCH_DIR = Path(__file__).resolve().parent.parent / "benchmarks"
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+BENCH_DIR = PROJECT_ROOT / "benchmarks"
 
 DUO_FILES = {"ed/en/0000.json": 3, "ed/ja/0001.json": 2, "wow/en/0002.json": 4}
 TRAIN_LINES = 3
@@ -310,3 +312,13 @@ def test_build_targets_table_shows_floor_incremental_and_memory() -> None:
         results.append(result)
     table = bench.build_targets_table(results, [1])
     assert table[-1] == "| 1 | 11.00 | 1.20x | 0.50x | 2048 |"
+
+
+def test_every_model_benchmarks_md_names_exists() -> None:
+    """BENCHMARKS.md names models (`int_dices__answers`, `marts.ratings`): each must be one the project has."""
+    models = {path.stem for path in (PROJECT_ROOT / "models").rglob("*.sql")}
+    text = (PROJECT_ROOT / "BENCHMARKS.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"\b(?:stg|int)_[a-z0-9]+__[a-z0-9_]+", text))
+    named |= set(re.findall(r"\bmarts\.([a-z_]+)", text))
+    assert named, "BENCHMARKS.md names no model: the check would check nothing"
+    assert sorted(named - models) == []

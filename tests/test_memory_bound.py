@@ -15,7 +15,7 @@ import pytest
 
 from dwh.sample import dices as dices_sample
 from dwh.sample import write_sample
-from tests.conftest import PROJECT_ROOT, query, run_dwh, warned_or_failed_tests
+from tests.helpers import PROJECT_ROOT, query, run_dwh, warned_or_failed_tests
 
 # the whole scale-1 build under this bound (the default is 1.4GB; at 300MB stg_redial__conversations ran out)
 TIGHT_BUILD_BOUND = "500MB"
@@ -76,6 +76,7 @@ def run_bounded(db_path: Path, sql: str, memory_limit: str, scratch: Path) -> li
         return con.execute(sql).fetchall()
 
 
+@pytest.mark.slow  # builds a warehouse of its own: the bound on the build is what it tests
 def test_the_whole_build_passes_under_a_tight_bound(tightly_built: tuple[Path, dict[str, str]]) -> None:
     db_path, unsuccessful = tightly_built
     assert {name: status for name, status in unsuccessful.items() if status != "warn"} == {}
@@ -85,6 +86,7 @@ def test_the_whole_build_passes_under_a_tight_bound(tightly_built: tuple[Path, d
     assert query(db_path, "select count(*) from intermediate.int_dices__raters") == [(296,)]
 
 
+@pytest.mark.slow  # builds a warehouse of its own: the bound on the build is what it tests
 def test_rater_lists_spill_where_gathering_every_row_ran_out(
     tightly_built: tuple[Path, dict[str, str]], tmp_path: Path
 ) -> None:
@@ -96,6 +98,7 @@ def test_rater_lists_spill_where_gathering_every_row_ran_out(
         run_bounded(db_path, PREVIOUS_RATER_LISTS, RATERS_BOUND, tmp_path)
 
 
+@pytest.mark.slow  # builds a warehouse of its own: the bound on the build is what it tests
 def test_rating_id_uniqueness_spills_where_one_window_ran_out(
     tightly_built: tuple[Path, dict[str, str]], tmp_path: Path
 ) -> None:

@@ -15,7 +15,9 @@ import pytest
 
 from dwh import export as export_module
 from tests.browser import visit
-from tests.conftest import PROJECT_ROOT, run_dwh, warned_or_failed_tests
+from tests.helpers import PROJECT_ROOT, BuiltWarehouse, run_dwh
+
+pytestmark = pytest.mark.slow  # a built warehouse
 
 SCREENSHOTS = PROJECT_ROOT / "target"
 ALL_SECTIONS = [
@@ -27,36 +29,15 @@ ALL_SECTIONS = [
 
 
 @pytest.fixture(scope="module")
-def sample_warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The scale-1 sample of all three datasets, ingested and built."""
-    root = tmp_path_factory.mktemp("report")
-    db_path = root / "warehouse.duckdb"
-    run_dwh(["sample", str(root / "sample")], db_path, check=True)
-    run_dwh(
-        [
-            "ingest",
-            "--duo",
-            str(root / "sample" / "duo"),
-            "--redial",
-            str(root / "sample" / "redial" / "redial_dataset.zip"),
-            "--dices",
-            str(root / "sample" / "dices"),
-        ],
-        db_path,
-        check=True,
-    )
-    built = run_dwh(["build"], db_path, check=True)
-    (root / "build.log").write_text(built.stdout, encoding="utf-8")
-    # the tests that did not pass, read from run_results.json before another build replaces it
-    (root / "not_passed.json").write_text(json.dumps(warned_or_failed_tests()), encoding="utf-8")
-    return db_path
+def sample_warehouse(sample_build: BuiltWarehouse) -> Path:
+    """The scale-1 sample of all three datasets, ingested and built once for the session (conftest.py)."""
+    return sample_build.db_path
 
 
-def test_the_demo_data_builds_without_a_warning(sample_warehouse: Path) -> None:
+def test_the_demo_data_builds_without_a_warning(sample_build: BuiltWarehouse) -> None:
     """What `make demo` runs: every card figure matches or is explained, documented quirks are no warnings."""
-    not_passed = json.loads((sample_warehouse.parent / "not_passed.json").read_text(encoding="utf-8"))
-    assert not_passed == {}, (sample_warehouse.parent / "build.log").read_text(encoding="utf-8")
-    summary = run_dwh(["summary"], sample_warehouse, check=True).stdout
+    assert sample_build.not_passed == {}, sample_build.stdout
+    summary = run_dwh(["summary"], sample_build.db_path, check=True).stdout
     assert re.search(r"ReDial: [1-9]\d* @id tag\(s\) in [1-9]\d* conversation\(s\)", summary)
 
 
@@ -67,6 +48,7 @@ def section_titles(report: Path) -> list[str]:
     ]
 
 
+@pytest.mark.browser
 def test_the_report_draws_every_chart_offline_in_chromium(sample_warehouse: Path, tmp_path: Path) -> None:
     report = tmp_path / "report.html"
     completed = run_dwh(["report", str(report)], sample_warehouse, check=True)
@@ -84,10 +66,9 @@ def test_the_report_draws_every_chart_offline_in_chromium(sample_warehouse: Path
     assert (SCREENSHOTS / "report.png").stat().st_size > 50_000
 
 
-def test_the_report_shows_only_the_sources_loaded(real_duo: Path, tmp_path: Path) -> None:
-    db_path = tmp_path / "warehouse.duckdb"
-    run_dwh(["ingest", "--duo", str(real_duo)], db_path, check=True)
-    run_dwh(["build"], db_path, check=True)
+@pytest.mark.browser
+def test_the_report_shows_only_the_sources_loaded(real_duo_build: BuiltWarehouse, tmp_path: Path) -> None:
+    db_path = real_duo_build.db_path  # the real DUO release alone
     report = tmp_path / "duo.html"
     run_dwh(["report", str(report)], db_path, check=True)
     assert section_titles(report) == ALL_SECTIONS[:2]
@@ -115,6 +96,7 @@ def is_unfilled_template(text: str) -> bool:
     return "%7B" in text and "%7D" in text
 
 
+@pytest.mark.browser
 def test_the_static_docs_page_opens_offline_in_chromium(sample_warehouse: Path, tmp_path: Path) -> None:
     env = {
         **os.environ,

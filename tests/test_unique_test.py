@@ -11,7 +11,7 @@ import jinja2
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import PROJECT_ROOT
+from tests.helpers import PROJECT_ROOT
 
 TEST_BLOCK = re.compile(r"\{% test unique_at_scale\(model, column_name\) %\}(?P<body>.*)\{% endtest %\}", re.S)
 

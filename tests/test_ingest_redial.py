@@ -602,6 +602,7 @@ def test_small_chunks_land_exactly_what_one_chunk_lands(
     assert [line for _, line, _, _ in whole[1]] == [4, 8, 13]
 
 
+@pytest.mark.slow
 def test_a_large_file_keeps_every_line_number_across_the_readers_batches(
     con: duckdb.DuckDBPyConnection, tmp_path: Path
 ) -> None:

@@ -12,7 +12,7 @@ from dwh.load import run_ingest
 from dwh.sample.duo import write_duo_sample
 from ingest.errors import DwhError
 from ingest.loading import SourceRequest
-from tests.conftest import query
+from tests.helpers import query
 
 
 def ingest_duo(db_path: Path, release: Path) -> None:

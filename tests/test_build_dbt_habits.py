@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import PROJECT_ROOT, query, run_dwh
+from tests.helpers import PROJECT_ROOT, BuiltWarehouse, query, run_dwh
+
+pytestmark = pytest.mark.slow  # dbt builds
 
 DBT = Path(sys.executable).parent / "dbt"
 
@@ -23,11 +25,9 @@ def plain_dbt(args: list[str], db_path: Path, home: Path, target: Path) -> subpr
 
 
 @pytest.fixture(scope="module")
-def duo_warehouse(real_duo: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    db_path = tmp_path_factory.mktemp("habits") / "warehouse.duckdb"
-    run_dwh(["ingest", "--duo", str(real_duo)], db_path, check=True)
-    run_dwh(["build"], db_path, check=True)
-    return db_path
+def duo_warehouse(real_duo_build: BuiltWarehouse, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the session's build of the real DUO release: plain dbt rebuilds a mart in it."""
+    return real_duo_build.copy_to(tmp_path_factory.mktemp("habits"))
 
 
 def test_plain_dbt_from_the_project_root_needs_no_flag(duo_warehouse: Path, tmp_path: Path) -> None:
@@ -37,8 +37,10 @@ def test_plain_dbt_from_the_project_root_needs_no_flag(duo_warehouse: Path, tmp_
     assert query(duo_warehouse, "select count(*) from marts.dialogues") == [(455,)]
 
 
-def test_every_mart_and_column_description_is_a_duckdb_comment(duo_warehouse: Path) -> None:
-    manifest = json.loads((PROJECT_ROOT / "target" / "manifest.json").read_text())
+def test_every_mart_and_column_description_is_a_duckdb_comment(
+    duo_warehouse: Path, real_duo_build: BuiltWarehouse
+) -> None:
+    manifest = json.loads((real_duo_build.target / "manifest.json").read_text())
     marts = [
         node for node in manifest["nodes"].values() if node["resource_type"] == "model" and node["schema"] == "marts"
     ]
@@ -157,12 +159,14 @@ def test_views_work_in_a_renamed_copy_and_under_any_attach_alias(duo_warehouse: 
 def test_any_warehouse_file_name_ingests_builds_and_reads(
     file_name: str, real_duo: Path, duo_warehouse: Path, tmp_path: Path
 ) -> None:
-    """File names DuckDB would read as a schema (`raw`), as its own catalogs (`main`) or that need quoting."""
+    """File names DuckDB would read as a schema (`raw`), as its own catalogs (`main`) or that need quoting.
+    Every model and seed is built under each name; the data tests, which read what the models wrote,
+    run on the session's builds."""
     import duckdb
 
     db_path = tmp_path / file_name
     run_dwh(["ingest", "--duo", str(real_duo)], db_path, check=True)
-    run_dwh(["build"], db_path, check=True)
+    run_dwh(["build", "--exclude", "resource_type:test", "resource_type:unit_test"], db_path, check=True)
     assert "455" in run_dwh(["summary"], db_path, check=True).stdout
     with duckdb.connect() as con:
         con.execute("attach ? as wh (read_only)".replace("?", "'" + str(db_path).replace("'", "''") + "'"))

@@ -1,8 +1,9 @@
 """`dwh ingest --dices` + `dwh build` end to end: the sample's counts, its quirks in the marts, and
 failing tests that name the item, the rater and the value.
 
-Three `dwh build` runs in all: the scale-1 sample (module fixture), and two small samples (three
-350 items with all 123 raters, two 990 items), one missing a 350 row, one with an answer "Maybe".
+Two `dwh build` runs of its own: two small samples (three 350 items with all 123 raters, two 990
+items), one missing a 350 row, one with an answer "Maybe", each building only the failing tests and
+what they read; the scale-1 sample is the session's (tests/conftest.py).
 """
 
 import csv
@@ -20,7 +21,9 @@ from ingest.dices_columns import (
     Q1_COLUMN,
     QUESTIONS,
 )
-from tests.conftest import failing_rows, query, run_dwh, warned_or_failed_tests
+from tests.helpers import BuiltWarehouse, failing_rows, query, run_dwh, selecting
+
+pytestmark = pytest.mark.slow  # dbt builds
 
 FILE_350 = Path("350/diverse_safety_adversarial_dialog_350.csv")
 FILE_990 = Path("990/diverse_safety_adversarial_dialog_990.csv")
@@ -48,17 +51,9 @@ def write_records(path: Path, header: list[str], records: list[list[str]]) -> No
 
 
 @pytest.fixture(scope="module")
-def sample_warehouse(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    """The scale-1 DICES sample (both releases, nothing else) ingested and built once."""
-    root = tmp_path_factory.mktemp("dices")
-    write_dices_sample(root / "sample")
-    db_path = root / "warehouse.duckdb"
-    ingest(db_path, root / "sample" / "dices")
-    built = run_dwh(["build"], db_path)
-    if built.returncode != 0:
-        pytest.fail(built.stdout[-20000:] + built.stderr)
-    # the tests that did not pass, read from run_results.json before another build replaces it
-    return db_path, warned_or_failed_tests()
+def sample_warehouse(sample_build: BuiltWarehouse) -> tuple[Path, dict[str, str]]:
+    """The scale-1 sample (the session's build of all three datasets): its DICES part is the DICES sample."""
+    return sample_build.db_path, sample_build.not_passed
 
 
 def test_sample_builds_green_with_one_rating_per_row_and_question(
@@ -310,7 +305,10 @@ def test_a_missing_350_row_fails_the_build_naming_item_and_rater(small_release: 
     db_path = tmp_path / "warehouse.duckdb"
     ingest(db_path, release)
 
-    built = run_dwh(["build"], db_path)
+    built = run_dwh(
+        ["build", *selecting("dices_350_exactly_123_raters_per_item", "dices_350_every_rater_rates_every_item")],
+        db_path,
+    )
 
     assert built.returncode != 0
     per_item = failing_rows(db_path, "dices_350_exactly_123_raters_per_item")
@@ -331,7 +329,7 @@ def test_an_answer_outside_its_vocabulary_fails_the_build_showing_it(small_relea
     db_path = tmp_path / "warehouse.duckdb"
     ingest(db_path, release)
 
-    built = run_dwh(["build"], db_path)
+    built = run_dwh(["build", *selecting("dices_answers_in_vocabulary")], db_path)
 
     assert built.returncode != 0
     row = records[7]

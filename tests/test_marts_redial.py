@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from dwh.sample.redial import CONVERSATION_391
-from tests.conftest import failing_rows, query, run_dwh, warned_or_failed_tests
+from tests.helpers import BuiltWarehouse, failing_rows, query, run_dwh, selecting, warned_or_failed_tests
+
+pytestmark = pytest.mark.slow  # dbt builds
 
 FORM_QUESTIONS = ("suggested", "seen", "liked")
 
@@ -253,13 +255,12 @@ def test_truncated_line_is_rejected_and_the_rest_builds(small_warehouse: tuple[P
     ]
 
 
-def test_scale_one_sample_builds_green(tmp_path_factory: pytest.TempPathFactory) -> None:
-    root = tmp_path_factory.mktemp("redial-sample")
-    db_path = root / "warehouse.duckdb"
-    run_dwh(["sample", str(root / "sample")], db_path, check=True)
-    built = build(db_path, root / "sample" / "redial" / "redial_dataset.zip")
-    assert built.returncode == 0, built.stdout + built.stderr
-    assert query(db_path, "select split, count(*) from marts.dialogues group by 1 order by 1") == [
+def test_scale_one_sample_builds_green(sample_build: BuiltWarehouse) -> None:
+    """The scale-1 sample (the session's build of all three datasets): ReDial's part."""
+    db_path = sample_build.db_path
+    assert query(
+        db_path, "select split, count(*) from marts.dialogues where source = 'redial' group by 1 order by 1"
+    ) == [
         ("test", 1342),
         ("train", 10006),
     ]
@@ -273,7 +274,7 @@ def test_scale_one_sample_builds_green(tmp_path_factory: pytest.TempPathFactory)
         )
         == []
     )
-    assert warned_or_failed_tests() == {}
+    assert sample_build.not_passed == {}
     unresolved = query(db_path, "select count(*) from marts.redial_unresolved_mentions")[0][0]
     assert unresolved > 0
     assert query(db_path, "select count(*) from marts.movie_mentions where not is_in_movie_mentions")[0][0] > 0
@@ -285,9 +286,11 @@ def test_form_label_outside_vocabulary_fails_naming_the_conversation(tmp_path: P
     conversation = copy.deepcopy(CONVERSATION_391)
     conversation["initiatorQuestions"]["151313"]["seen"] = 3
     release = write_release(tmp_path / "release", [json.dumps(conversation)], [])
-    built = build(tmp_path / "warehouse.duckdb", release)
+    db_path = tmp_path / "warehouse.duckdb"
+    run_dwh(["ingest", "--redial", str(release)], db_path, check=True)
+    built = run_dwh(["build", *selecting("redial_form_answers_in_vocabulary")], db_path)
     assert built.returncode != 0
-    offending = failing_rows(tmp_path / "warehouse.duckdb", "redial_form_answers_in_vocabulary")
+    offending = failing_rows(db_path, "redial_form_answers_in_vocabulary")
     assert offending == [
         {
             "dialogue_key": "redial:391",

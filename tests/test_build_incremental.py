@@ -9,34 +9,24 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from tests.conftest import run_dwh
+from dwh.sample.redial import write_redial_sample
+from tests.helpers import BuiltWarehouse, run_dwh
+
+pytestmark = pytest.mark.slow  # dbt builds
 
 # models that read only DUO or DICES raw data: an incremental build after a ReDial load must not run them
 UNTOUCHED_PREFIXES = ("stg_duo__", "stg_dices__", "int_duo__", "int_dices__")
 
 
 @pytest.fixture(scope="module")
-def reloaded(tmp_path_factory: pytest.TempPathFactory) -> dict:
-    """A warehouse built in full from the sample, then given another ReDial release and built again."""
+def reloaded(sample_build: BuiltWarehouse, tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """A warehouse built in full from the sample (a copy of the session's), then given another ReDial
+    release and built again."""
     root = tmp_path_factory.mktemp("incremental")
-    first, second, db_path = root / "first", root / "second", root / "warehouse.duckdb"
-    run_dwh(["sample", str(first)], db_path, check=True)
-    run_dwh(["sample", str(second), "--seed", "7"], db_path, check=True)
-    run_dwh(
-        [
-            "ingest",
-            "--duo",
-            str(first / "duo"),
-            "--redial",
-            str(first / "redial" / "redial_dataset.zip"),
-            "--dices",
-            str(first / "dices"),
-        ],
-        db_path,
-        check=True,
-    )
+    second, db_path = root / "second", sample_build.copy_to(root)
+    write_redial_sample(second, seed=7)
+    full = sample_build
     target = {"DBT_TARGET_PATH": str(root / "target")}
-    full = run_dwh(["build"], db_path, check=True, env_overrides=target)
     run_dwh(["ingest", "--redial", str(second / "redial" / "redial_dataset.zip")], db_path, check=True)
     incremental = run_dwh(["build"], db_path, check=True, env_overrides=target)
     run_results = json.loads((root / "target" / "run_results.json").read_text())

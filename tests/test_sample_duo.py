@@ -65,6 +65,7 @@ def test_sample_reproduces_the_real_quirks(tmp_path: Path) -> None:
             assert all(len(evaluation[f"{m}_scores"]) == 3 for m in ["preference", "empathy"])
 
 
+@pytest.mark.slow
 def test_sample_is_deterministic_for_a_seed_and_scales(tmp_path: Path) -> None:
     write_duo_sample(tmp_path / "a", seed=3)
     write_duo_sample(tmp_path / "b", seed=3)
@@ -86,6 +87,7 @@ def card_figures() -> dict[tuple[str, str, str], float]:
         }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scale", [1, 2])
 def test_sample_scores_and_lengths_have_the_card_figures(tmp_path: Path, scale: int) -> None:
     """Every mean and SD the card publishes, per setting and language, rounds to the card's two

@@ -21,6 +21,8 @@ from ingest.errors import DwhError
 from ingest.landing import LoadContext
 from ingest.redial import JsonlReading, land_redial
 
+pytestmark = pytest.mark.slow  # Hypothesis runs hundreds of landings
+
 PROPERTY_SETTINGS = settings(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

@@ -1,5 +1,5 @@
 """The semantic layer: `mf validate-configs` passes on a built warehouse, and `mf query` gives the
-numbers plain SQL on the marts gives (real DUO release and the DICES sample)."""
+numbers plain SQL on the marts gives (the scale-1 sample of all three datasets)."""
 
 import csv
 import os
@@ -8,19 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import PROJECT_ROOT, query, run_dwh
+from tests.helpers import PROJECT_ROOT, BuiltWarehouse, query
+
+pytestmark = pytest.mark.slow  # a built warehouse
 
 MF = PROJECT_ROOT / ".venv" / "bin" / "mf"
 
 
 @pytest.fixture(scope="module")
-def warehouse(real_duo: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("semantic")
-    db_path = root / "warehouse.duckdb"
-    run_dwh(["sample", str(root / "sample")], db_path, check=True)
-    run_dwh(["ingest", "--duo", str(real_duo), "--dices", str(root / "sample" / "dices")], db_path, check=True)
-    run_dwh(["build"], db_path, check=True)
-    return db_path
+def warehouse(sample_build: BuiltWarehouse, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the session's scale-1 sample build (`mf` opens the warehouse it queries read-write)."""
+    return sample_build.copy_to(tmp_path_factory.mktemp("semantic"))
 
 
 def mf(args: list[str], db_path: Path, target: Path) -> subprocess.CompletedProcess:

@@ -9,7 +9,9 @@ import pytest
 from dwh.sample.dices import write_dices_sample
 from dwh.sample.duo import write_duo_sample
 from dwh.sample.redial import write_redial_sample
-from tests.conftest import query, run_dwh
+from tests.helpers import query, run_dwh
+
+pytestmark = pytest.mark.slow  # dbt builds
 
 # Marts whose content depends only on the files (the reconciliation marts also carry load ids).
 CONTENT_MARTS = [

@@ -10,7 +10,7 @@ from pathlib import Path
 import yaml
 
 from ingest.dices_columns import ANSWERS, COLUMNS, CONFIGS, HARM_TYPES, Q1_ANSWERS, Q1_COLUMN, QUESTIONS
-from tests.conftest import PROJECT_ROOT
+from tests.helpers import PROJECT_ROOT
 
 LANDING_COLUMNS = ["load_id", "file_path", "row_number"]
 RAW_TABLE = {"350": "dices_350", "990": "dices_990"}

@@ -26,7 +26,7 @@ from ingest.dices_columns import (
 )
 from ingest.errors import DwhError
 
-# test_dices_ingest.py checks these constants against the literal released headers.
+# test_ingest_dices.py checks these constants against the literal released headers.
 HEADER_350, HEADER_990 = HEADER_LINES["350"].rstrip("\n"), HEADER_LINES["990"].rstrip("\n")
 FILE_350 = "diverse_safety_adversarial_dialog_350.csv"
 FILE_990 = "diverse_safety_adversarial_dialog_990.csv"
@@ -164,6 +164,7 @@ def test_raters_have_one_profile_each(db):
         ) == (0,)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "table, granular, overall",
     [("s350", GRANULAR_350, CATEGORY_OVERALL_350), ("s990", GRANULAR_990, CATEGORY_OVERALL_990)],
@@ -223,6 +224,7 @@ def test_small_sample_sizes_and_standard_csv(tmp_path):
     assert rows == 728
 
 
+@pytest.mark.slow
 def test_scale_multiplies_items_and_rows_not_raters(tmp_path):
     paths = write_dices_sample(tmp_path, scale=2, seed=0)
     con = duckdb.connect()

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from dwh.sample.redial import generate_conversations, write_redial_sample
-from tests.test_redial_ingest import CARD_391_TEXT
+from tests.test_ingest_redial import CARD_391_TEXT
 
 MENTION = re.compile(r"@(\d+)")
 YEAR_AT_END = re.compile(r" \((\d{4})\)$")
@@ -45,6 +45,7 @@ def mentioned_ids(conversation: dict) -> set[str]:
     return {m for message in conversation["messages"] for m in MENTION.findall(message["text"])}
 
 
+@pytest.mark.slow
 def test_zip_layout_and_documented_counts_at_scale_1(scale_1: dict, tmp_path: Path) -> None:
     assert scale_1["path"].relative_to(scale_1["path"].parents[1]).as_posix() == "redial/redial_dataset.zip"
     assert sorted(scale_1["members"]) == ["movies_with_mentions.csv", "test_data.jsonl", "train_data.jsonl"]

@@ -12,7 +12,7 @@ import pytest
 
 from dwh.fetch import DUO_COMMIT, OFFICIAL_RELEASES, Release, fetch_releases, mirrored_url
 from ingest.errors import DwhError
-from tests.conftest import run_dwh
+from tests.helpers import run_dwh
 
 
 class RangeRequestHandler(http.server.SimpleHTTPRequestHandler):
@@ -128,6 +128,7 @@ def duo_archive(real_duo: Path, tamper: str | None = None) -> bytes:
     return data.getvalue()
 
 
+@pytest.mark.slow
 def test_duo_archive_is_verified_file_by_file(server: tuple[str, Path], real_duo: Path, tmp_path: Path) -> None:
     base, root = server
     official = next(r for r in OFFICIAL_RELEASES if r.name == "duo")

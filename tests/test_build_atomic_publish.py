@@ -12,8 +12,9 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from dwh.sample.duo import write_duo_sample
-from tests.conftest import PROJECT_ROOT, run_dwh
+from tests.helpers import PROJECT_ROOT, BuiltWarehouse, run_dwh
+
+pytestmark = pytest.mark.slow  # dbt builds
 
 # A BI tool's connection: SQLAlchemy + duckdb_engine, read-only, held open while the warehouse is rebuilt.
 READER_SCRIPT = textwrap.dedent(
@@ -22,8 +23,9 @@ READER_SCRIPT = textwrap.dedent(
     import sqlalchemy as sa
 
     engine = sa.create_engine(f"duckdb:///{sys.argv[1]}", connect_args={"read_only": True})
+    duo_dialogues = sa.text("select count(*) from marts.dialogues where source = 'duo'")
     with engine.connect() as connection:
-        count = lambda: connection.execute(sa.text("select count(*) from marts.dialogues")).scalar()
+        count = lambda: connection.execute(duo_dialogues).scalar()
         print(f"before {count()}", flush=True)
         sys.stdin.readline()
         print(f"after {count()}", flush=True)
@@ -33,17 +35,14 @@ READER_SCRIPT = textwrap.dedent(
 
 def dialogue_count(db_path: Path) -> int:
     with duckdb.connect(str(db_path), read_only=True) as con:
-        return con.execute("select count(*) from marts.dialogues").fetchone()[0]
+        return con.execute("select count(*) from marts.dialogues where source = 'duo'").fetchone()[0]
 
 
 @pytest.fixture
-def built_sample(tmp_path: Path) -> tuple[Path, Path]:
-    write_duo_sample(tmp_path / "sample", seed=1)
-    release = tmp_path / "sample" / "duo"
-    db_path = tmp_path / "warehouse.duckdb"
-    run_dwh(["ingest", "--duo", str(release)], db_path, check=True)
-    run_dwh(["build"], db_path, check=True)
-    return release, db_path
+def built_sample(small_sample_release: Path, small_sample_build: BuiltWarehouse, tmp_path: Path) -> tuple[Path, Path]:
+    """A copy of the session's small sample build, and a copy of its DUO release to change."""
+    release = Path(shutil.copytree(small_sample_release / "duo", tmp_path / "sample" / "duo"))
+    return release, small_sample_build.copy_to(tmp_path)
 
 
 def wait_for(path: Path, timeout: float = 60.0) -> None:

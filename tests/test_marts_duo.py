@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import failing_rows, query, run_dwh, warned_or_failed_tests
+from tests.helpers import BuiltWarehouse, failing_rows, query, run_dwh, selecting, warned_or_failed_tests
+
+pytestmark = pytest.mark.slow  # dbt builds
 
 
 @dataclass(frozen=True)
@@ -30,9 +32,9 @@ def build_warehouse(db_path: Path, duo: Path) -> Build:
 
 
 @pytest.fixture(scope="module")
-def real_warehouse(real_duo: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Build]:
-    db_path = tmp_path_factory.mktemp("real") / "warehouse.duckdb"
-    return db_path, build_warehouse(db_path, real_duo)
+def real_warehouse(real_duo_build: BuiltWarehouse) -> tuple[Path, BuiltWarehouse]:
+    """The session's build of the real release (conftest.py)."""
+    return real_duo_build.db_path, real_duo_build
 
 
 def test_real_release_dialogue_counts(real_warehouse: tuple[Path, str]) -> None:
@@ -218,7 +220,7 @@ def two_score_release(real_duo: Path, tmp_path_factory: pytest.TempPathFactory) 
 def test_two_annotator_scores_fail_the_build_naming_the_dialogue(two_score_release: Path, tmp_path: Path) -> None:
     db_path = tmp_path / "warehouse.duckdb"
     run_dwh(["ingest", "--duo", str(two_score_release)], db_path, check=True)
-    built = run_dwh(["build"], db_path)
+    built = run_dwh(["build", *selecting("duo_objective_three_annotator_scores")], db_path)
     assert built.returncode != 0
     failure = built.stdout[built.stdout.index("FAIL: duo_objective_three_annotator_scores") :]
     first_rows = failure.splitlines()[1:3]
@@ -228,28 +230,27 @@ def test_two_annotator_scores_fail_the_build_naming_the_dialogue(two_score_relea
     assert len(built.stderr.strip().splitlines()) == 1
 
 
-def test_sample_builds_green(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # a log of this build alone: target/dbt.log is shared by every build and rotates at 10 MB
-    monkeypatch.setenv("DBT_LOG_PATH", str(tmp_path / "logs"))
-    db_path = tmp_path / "warehouse.duckdb"
-    run_dwh(["sample", str(tmp_path / "sample")], db_path, check=True)
-    build = build_warehouse(db_path, tmp_path / "sample" / "duo")
-    stdout = build.stdout
-    assert query(db_path, "select count(*) from marts.dialogues") == [(455,)]
-    assert query(db_path, "select count(*) from marts.ratings where rating_kind = 'objective'") == [(186 * 4 * 3,)]
+def test_sample_builds_green(sample_build: BuiltWarehouse) -> None:
+    """The scale-1 sample (the session's build of all three datasets, as `make demo` builds it): DUO's part."""
+    db_path, stdout = sample_build.db_path, sample_build.stdout
+    assert query(db_path, "select count(*) from marts.dialogues where source = 'duo'") == [(455,)]
+    assert query(db_path, "select count(*) from marts.ratings where source = 'duo' and rating_kind = 'objective'") == [
+        (186 * 4 * 3,)
+    ]
     assert "FAIL" not in stdout
     # the sample has every figure of the card (its objective counts are the release's, as explained)
     assert query(
         db_path,
         """
-        select comparison, count(*) from marts.published_statistics_comparison group by 1 order by 1""",
+        select comparison, count(*) from marts.published_statistics_comparison where dataset = 'duo'
+        group by 1 order by 1""",
     ) == [("explained", 2), ("match", 94), ("not comparable", 4)]
-    assert build.warned_rows == {}
+    assert sample_build.warned_rows == {}
     # not a terminal: no colour codes, no dbt log lines; a summary and the path of dbt's log
     assert "\x1b[" not in stdout and "START" not in stdout
     assert re.search(r"^Done\. PASS=\d+ WARN=0 ERROR=0 SKIP=0 .* \(\d+\.\d s\)$", stdout, flags=re.MULTILINE)
     log_file = Path(re.search(r"^dbt's log: (.+)$", stdout, flags=re.MULTILINE).group(1))
-    assert log_file == tmp_path / "logs" / "dbt.log"
+    assert log_file == sample_build.log_file  # DBT_LOG_PATH/dbt.log: this build's log alone
     logged = log_file.read_text(encoding="utf-8")
     assert "OK created sql table model intermediate.int_duo__dialogues" in logged
     assert "SQL status" not in logged  # the statements themselves only when asked for (below)

@@ -1,0 +1,120 @@
+"""Helpers the tests share: running `dwh` as users do and reading what a build left behind.
+(Fixtures live in conftest.py; tests import these functions from here, never from conftest.)"""
+
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+REAL_DUO = PROJECT_ROOT.parent / "shared" / "data" / "duo"
+DEFAULT_TARGET = PROJECT_ROOT / "target"
+
+
+def run_dwh(
+    args: list[str], db_path: Path, check: bool = False, env_overrides: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
+    """Run the `dwh` command line in a subprocess against `db_path`, capturing its output."""
+    env = {**os.environ, "DWH_DB_PATH": str(db_path), **(env_overrides or {})}
+    env.pop("DWH_DEBUG", None)
+    completed = subprocess.run(
+        [sys.executable, "-m", "dwh.cli", *args], cwd=PROJECT_ROOT, env=env, capture_output=True, text=True
+    )
+    if check and completed.returncode != 0:
+        raise AssertionError(
+            f"dwh {' '.join(args)} exited {completed.returncode}\n{completed.stdout}\n{completed.stderr}"
+        )
+    return completed
+
+
+def selecting(*tests: str) -> list[str]:
+    """`dwh build` arguments that build only what these data tests read and run only them (`--select
+    +<test>`, no other test of those models): a test that shows how a failing test answers needs no
+    more of the build, and dwh answers alike."""
+    return ["--select", *(f"+{test}" for test in tests), "--indirect-selection", "empty"]
+
+
+def query(db_path: Path, sql: str) -> list[tuple]:
+    """Rows of `sql` on the warehouse at `db_path`, opened read-only as a BI tool would."""
+    import duckdb
+
+    with duckdb.connect(str(db_path), read_only=True) as con:
+        return con.execute(sql).fetchall()
+
+
+def warned_or_failed_tests(target_path: Path = DEFAULT_TARGET) -> dict[str, str]:
+    """The data and unit tests of the last `dwh build` that warned, failed or errored, by name, with
+    their status: read from dbt's `run_results.json` as `dwh build` reads it, not from the console."""
+    from dwh.build import unsuccessful_tests
+
+    outcomes = unsuccessful_tests(target_path / "run_results.json", target_path / "manifest.json")
+    return {outcome.name: outcome.status for outcome in outcomes}
+
+
+def failing_rows(db_path: Path, test_name: str, target_path: Path = DEFAULT_TARGET) -> list[dict]:
+    """The rows a data test of the last `dwh build` found, as dicts: the test's compiled query (read
+    from `run_results.json` as `dwh build` reads it) re-run on the build it checked, which `dwh build` keeps
+    beside the warehouse as `<name>.failed` when the build fails."""
+    from dwh.build import unsuccessful_tests
+
+    outcomes = unsuccessful_tests(target_path / "run_results.json", target_path / "manifest.json")
+    [outcome] = [outcome for outcome in outcomes if outcome.name == test_name]
+    assert outcome.status in ("fail", "warn") and outcome.compiled_sql, (
+        f"{test_name}: {outcome.status} {outcome.message}"
+    )
+    built = db_path.with_name(db_path.name + ".failed")
+    import duckdb
+
+    with duckdb.connect(str(built if built.exists() else db_path), read_only=True) as con:
+        cursor = con.execute(f"select * from ({outcome.compiled_sql}) as failing_rows")
+        columns = [d[0] for d in cursor.description]
+        return [dict(zip(columns, row)) for row in cursor.fetchall()]
+
+
+@dataclass(frozen=True)
+class BuiltWarehouse:
+    """A warehouse ingested and built once for the whole session, with what its build said.
+
+    Shared by every test that reads it: open it read-only (`query`), or work on `copy_to(...)`."""
+
+    db_path: Path
+    stdout: str  # what `dwh build` printed
+    target: Path  # dbt's target folder of this build (manifest.json, run_results.json)
+    log_file: Path  # dbt's log of this build
+    not_passed: dict[str, str]  # data and unit tests that warned, failed or errored, with their status
+    warned_rows: dict[str, list[dict]]  # the rows each warned test found
+
+    def copy_to(self, folder: Path, name: str = "warehouse.duckdb") -> Path:
+        """A private copy of the built warehouse, for a test that changes it."""
+        folder.mkdir(parents=True, exist_ok=True)
+        return Path(shutil.copyfile(self.db_path, folder / name))
+
+
+def ingest_and_build(root: Path, ingest_args: list[str]) -> BuiltWarehouse:
+    """`dwh ingest <ingest_args>` and `dwh build` into `root/warehouse.duckdb`, with dbt's target and log
+    folders of its own (no other build overwrites them); a build that does not pass fails the session's
+    tests that need it, with everything dbt said."""
+    db_path = root / "warehouse.duckdb"
+    target, logs = root / "target", root / "logs"
+    env = {"DBT_TARGET_PATH": str(target), "DBT_LOG_PATH": str(logs)}
+    run_dwh(["ingest", *ingest_args], db_path, check=True, env_overrides=env)
+    built = run_dwh(["build"], db_path, env_overrides=env)
+    if built.returncode != 0:
+        raise AssertionError(f"dwh build failed\n{built.stdout[-20000:]}\n{built.stderr}")
+    not_passed = warned_or_failed_tests(target)
+    warned = {name: failing_rows(db_path, name, target) for name, status in not_passed.items() if status == "warn"}
+    return BuiltWarehouse(db_path, built.stdout, target, logs / "dbt.log", not_passed, warned)
+
+
+def sample_ingest_args(sample: Path) -> list[str]:
+    """`dwh ingest` arguments for all three datasets of a `dwh sample` folder."""
+    return [
+        "--duo",
+        str(sample / "duo"),
+        "--redial",
+        str(sample / "redial" / "redial_dataset.zip"),
+        "--dices",
+        str(sample / "dices"),
+    ]
