@@ -61,7 +61,8 @@ def test_alpha_and_xrr_equal_the_independent_code(level: str) -> None:
         counts = one_hot(values, 5)
         data = np.where(values >= 0, values + 1.0, np.nan)
         ours = maths.krippendorff_alpha(counts.sum(axis=1), distances)
-        expected = reference.package_alpha(counts.sum(axis=1).T, codes, level)
+        pairable = any(len(unit) >= 2 for unit in unit_values(values))
+        expected = reference.package_alpha(data, reference_question(list(codes), level)) if pairable else None
         if expected is None:
             assert np.isnan(ours)
         else:
@@ -71,7 +72,9 @@ def test_alpha_and_xrr_equal_the_independent_code(level: str) -> None:
         half = n_raters // 2
         x, y = counts[:, :half].sum(axis=1), counts[:, half:].sum(axis=1)
         ours_xrr = maths.cross_reliability(x, y, distances)
-        expected_xrr = reference.cross_replication_reliability(x.T, y.T, distances)
+        expected_xrr = reference.cross_replication_reliability(
+            unit_values(values[:half]), unit_values(values[half:]), reference_question(list(codes), level)
+        )
         assert ours_xrr.n_units == expected_xrr.n_units
         if expected_xrr.xrr is None:
             assert np.isnan(ours_xrr.xrr)
@@ -267,17 +270,27 @@ def replication_row(con: duckdb.DuckDBPyConnection, source: str, scope: str, que
     return rows.iloc[0].to_dict()
 
 
-def counts_by_unit(values: pd.DataFrame, labels: list) -> np.ndarray:
-    """`(units, labels)` counts of a frame of (unit, value), units in sorted order."""
-    table = pd.crosstab(values["unit"], pd.Categorical(values["value"], categories=labels), dropna=False)
-    return table.reindex(columns=labels, fill_value=0).to_numpy(dtype=float)
+def reference_question(labels: list, level: str) -> reference.Question:
+    """The reference's question over these labels: interval scores are their own codes, labels 1…K."""
+    codes = tuple(int(label) for label in labels) if level == "interval" else tuple(range(1, len(labels) + 1))
+    return reference.Question(level, True, codes, tuple(str(label) for label in labels), frozenset())
 
 
-def assert_replication_equals(row: dict, a: pd.DataFrame, b: pd.DataFrame, labels: list, delta: np.ndarray) -> None:
+def unit_values(values: np.ndarray) -> list[list[int]]:
+    """A raters × units matrix of value indexes (-1: no value) as each unit's codes (index + 1)."""
+    return [[int(v) + 1 for v in column if v >= 0] for column in values.T]
+
+
+def assert_replication_equals(row: dict, a: pd.DataFrame, b: pd.DataFrame, labels: list, level: str) -> None:
     units = sorted(set(a["unit"]) & set(b["unit"]))
-    expected = reference.cross_replication_reliability(
-        counts_by_unit(a[a["unit"].isin(units)], labels), counts_by_unit(b[b["unit"].isin(units)], labels), delta
-    )
+    question = reference_question(labels, level)
+    code = dict(zip(labels, question.codes))
+
+    def values_by_unit(judged: pd.DataFrame) -> list[list[int]]:
+        grouped = judged.groupby("unit")["value"].apply(list)
+        return [[code[value] for value in grouped.get(unit, [])] for unit in units]
+
+    expected = reference.cross_replication_reliability(values_by_unit(a), values_by_unit(b), question)
     assert row["n_units"] == expected.n_units == len(units)
     assert abs(row["xrr"] - expected.xrr) <= TOLERANCE
     assert abs(row["observed_disagreement"] - expected.observed_disagreement) <= TOLERANCE
@@ -294,11 +307,10 @@ def test_duo_users_against_annotators_equal_independent_code(sample_warehouse: d
              and r.value_numeric is not null""",
     )
     scores = [1.0, 2.0, 3.0, 4.0, 5.0]
-    delta = (np.array(scores)[:, None] - np.array(scores)[None, :]) ** 2
     row = replication_row(sample_warehouse, "duo", "en:ed", "preference", "user")
     assert row["replication_b"] == "annotators" and row["level_of_measurement"] == "interval"
     user, annotators = (ratings[ratings["rating_kind"] == kind] for kind in ("subjective", "objective"))
-    assert_replication_equals(row, user, annotators, scores, delta)
+    assert_replication_equals(row, user, annotators, scores, "interval")
 
 
 def test_dices_crowd_against_experts_equals_independent_code(sample_warehouse: duckdb.DuckDBPyConnection) -> None:
@@ -316,7 +328,7 @@ def test_dices_crowd_against_experts_equals_independent_code(sample_warehouse: d
     labels = ["Yes", "No", "Unsure"]
     row = replication_row(sample_warehouse, "dices", "350", "Q_overall", "crowd")
     assert row["replication_b"] == "expert" and row["n_units"] == 350
-    assert_replication_equals(row, crowd, experts, labels, 1.0 - np.eye(3))
+    assert_replication_equals(row, crowd, experts, labels, "nominal")
 
 
 def test_dices_repeats_against_first_judgements_equal_independent_code(
@@ -334,7 +346,7 @@ def test_dices_repeats_against_first_judgements_equal_independent_code(
     row = replication_row(sample_warehouse, "dices", "990", "Q_overall", "first")
     assert row["replication_b"] == "repeat" and row["n_units"] > 1000
     first, repeats = repeated[is_first[repeated.index]], repeated[~is_first[repeated.index]]
-    assert_replication_equals(row, first, repeats, [1, 2, 3], 1.0 - np.eye(3))
+    assert_replication_equals(row, first, repeats, [1, 2, 3], "nominal")
 
 
 def test_correlation_p_values_equal_scipy(sample_warehouse: duckdb.DuckDBPyConnection) -> None:
