@@ -55,22 +55,9 @@ single_judgements as (
 
 ),
 
-repeated_judgements as (
+repeated_rows as (
 
-    select
-        judgements.source,
-        judgements.scope,
-        judgements.rating_kind,
-        judgements.question,
-        judgements.unit_key,
-        judgements.rater_key,
-        judgements.dialogue_key,
-        judgements.movie_id,
-        arg_min(judgements.value_code, judgements.judgement_order)
-            filter (where judgements.value_code is not null) as value_code,
-        min(judgements.judgement_order) filter (where judgements.value_code is not null) as first_judgement_order,
-        count(judgements.value_code) as n_values,
-        count(*) - count(judgements.value_code) as n_missing
+    select judgements.*
     from judgements
     semi join judged_more_than_once
         on
@@ -80,15 +67,26 @@ repeated_judgements as (
             and judgements.question = judged_more_than_once.question
             and judgements.unit_key = judged_more_than_once.unit_key
             and judgements.rater_key = judged_more_than_once.rater_key
-    group by
-        judgements.source,
-        judgements.scope,
-        judgements.rating_kind,
-        judgements.question,
-        judgements.unit_key,
-        judgements.rater_key,
-        judgements.dialogue_key,
-        judgements.movie_id
+
+),
+
+repeated_judgements as (
+
+    select
+        source,
+        scope,
+        rating_kind,
+        question,
+        unit_key,
+        rater_key,
+        dialogue_key,
+        movie_id,
+        arg_min(value_code, judgement_order) filter (where value_code is not null) as value_code,
+        min(judgement_order) filter (where value_code is not null) as first_judgement_order,
+        count(value_code) as n_values,
+        count(*) - count(value_code) as n_missing
+    from repeated_rows
+    group by source, scope, rating_kind, question, unit_key, rater_key, dialogue_key, movie_id
 
 ),
 
