@@ -29,7 +29,17 @@ from pathlib import Path
 
 import duckdb
 
-AGREEMENT_MARTS = {"rating_distributions", "agreement", "rater_agreement", "score_correlations", "grasp_comparison"}
+AGREEMENT_MARTS = {
+    "rating_distributions",
+    "group_rating_distributions",
+    "agreement",
+    "rater_agreement",
+    "rater_consistency",
+    "rater_quality",
+    "replication_agreement",
+    "score_correlations",
+    "grasp_comparison",
+}
 
 
 @dataclass(frozen=True)
