@@ -3,6 +3,7 @@ numbers plain SQL on the marts gives (the scale-1 sample of all three datasets).
 
 import csv
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -17,7 +18,10 @@ MF = PROJECT_ROOT / ".venv" / "bin" / "mf"
 
 @pytest.fixture(scope="module")
 def warehouse(sample_build: BuiltWarehouse, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A copy of the session's scale-1 sample build (`mf` opens the warehouse it queries read-write)."""
+    """A copy of the session's scale-1 sample build (`mf` opens the warehouse it queries read-write), with
+    the semantic manifest its `dwh build` wrote where `mf` reads it (target/, whatever DBT_TARGET_PATH says)."""
+    (PROJECT_ROOT / "target").mkdir(exist_ok=True)
+    shutil.copyfile(sample_build.target / "semantic_manifest.json", PROJECT_ROOT / "target" / "semantic_manifest.json")
     return sample_build.copy_to(tmp_path_factory.mktemp("semantic"))
 
 

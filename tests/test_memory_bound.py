@@ -8,6 +8,7 @@ pass because DuckDB spills them. And the DICES sample, written a block of items 
 same file whatever the block size.
 """
 
+import json
 from pathlib import Path
 
 import duckdb
@@ -61,10 +62,15 @@ def tightly_built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[
 
 
 def compiled_sql(path_under_target: str) -> str:
-    """A node's SQL as the build compiled it (two-part names: run with `warehouse` as the default catalog)."""
-    return (PROJECT_ROOT / "target" / "compiled" / "conv_eval_warehouse" / path_under_target).read_text(
-        encoding="utf-8"
-    )
+    """A node's SQL as the build compiled it (two-part names: run with `warehouse` as the default catalog),
+    from the manifest `dwh build` leaves in target/ (its own target folder is gone by then)."""
+    manifest = json.loads((PROJECT_ROOT / "target" / "manifest.json").read_text(encoding="utf-8"))
+    [code] = [
+        node["compiled_code"]
+        for node in manifest["nodes"].values()
+        if (node.get("compiled_path") or "").endswith(path_under_target) and node.get("compiled_code")
+    ]
+    return code
 
 
 def run_bounded(db_path: Path, sql: str, memory_limit: str, scratch: Path) -> list[tuple]:
