@@ -31,7 +31,8 @@ def reloaded(sample_build: BuiltWarehouse, tmp_path_factory: pytest.TempPathFact
     incremental = run_dwh(["build"], db_path, check=True, env_overrides=target)
     run_results = json.loads((root / "target" / "run_results.json").read_text())
     # the reference: the same raw data built in full
-    reference = root / "reference.duckdb"
+    # not reference.duckdb: DuckDB would name its catalog `reference`, like the seeds' schema
+    reference = root / "full_build.duckdb"
     shutil.copyfile(db_path, reference)
     rebuilt = run_dwh(
         ["build", "--full"], reference, check=True, env_overrides={"DBT_TARGET_PATH": str(root / "target-reference")}
