@@ -47,7 +47,10 @@ agreement_ranks as (
 
     select
         *,
-        percent_rank() over (partition by source, scope order by mean_agreement_with_others) as agreement_percentile
+        -- ranked on 12 decimals: means equal up to float rounding (summed in any order) are ties
+        percent_rank() over (
+            partition by source, scope order by round(mean_agreement_with_others, 12)
+        ) as agreement_percentile
     from agreement_per_scope
     where mean_agreement_with_others is not null
 
