@@ -7,9 +7,26 @@ import sys
 
 from ingest import __version__
 
-__all__ = ["INTERRUPTED", "__version__"]
+__all__ = ["INTERRUPTED", "__version__", "raise_if_terminated", "terminate"]
 
 INTERRUPTED = "dwh: interrupted; the warehouse is left as it was before this command"
+
+# Set by the first Ctrl-C, `kill` or closed terminal. The signal also raises KeyboardInterrupt, but
+# an exception raised while DuckDB's own code runs can be swallowed there (seen under load: an
+# ingest interrupted early ran on and published); the flag is what `publish` checks before it swaps.
+_terminated: list[int] = []
+
+
+def terminate(signum: int, frame: object) -> None:
+    """The handler of SIGINT, SIGTERM and SIGHUP once `dwh` runs: remember, then interrupt."""
+    _terminated.append(signum)
+    raise KeyboardInterrupt
+
+
+def raise_if_terminated() -> None:
+    """Interrupt now if a termination signal arrived at any moment before, even one swallowed."""
+    if _terminated:
+        raise KeyboardInterrupt
 
 
 def _interrupted_while_starting(signum: int, frame: object) -> None:

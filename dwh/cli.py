@@ -6,7 +6,7 @@ import signal
 import sys
 from pathlib import Path
 
-from dwh import INTERRUPTED
+from dwh import INTERRUPTED, raise_if_terminated, terminate
 from ingest.errors import DwhError
 from ingest.settings import warehouse_path
 from ingest.sources import SOURCES
@@ -23,6 +23,7 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(own_args)
         args.dbt_args = dbt_args
         returncode = args.handler(args)
+        raise_if_terminated()
         sys.stdout.flush()  # a closed pipe is met here, inside the answers below, not at exit
         return returncode
     except BrokenPipeError:
@@ -69,7 +70,7 @@ def _interrupt_on_termination() -> None:
     """Ctrl-C, `kill` (SIGTERM) and a closed terminal (SIGHUP) all raise KeyboardInterrupt from here
     on: the staged copy is removed, a dbt child is stopped first, and the live warehouse stays as it was."""
     for termination in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(termination, signal.default_int_handler)
+        signal.signal(termination, terminate)
 
 
 def _is_duckdb_interrupt(exc: BaseException) -> bool:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import duckdb
 
+from dwh import raise_if_terminated
 from ingest.database import refuse_foreign_raw_tables
 from ingest.errors import DwhError
 
@@ -154,7 +155,9 @@ def staged_copy(db_path: Path) -> Iterator[Path]:
 
 
 def publish(staged: Path, db_path: Path) -> None:
-    """Swap the staged file in for the live one, atomically (same folder, same file system)."""
+    """Swap the staged file in for the live one, atomically (same folder, same file system), unless
+    the command was interrupted on the way (the staged file is then removed by its caller)."""
+    raise_if_terminated()
     if _wal(staged).exists():
         raise DwhError(f"{staged}: still has a write-ahead log; its connection was not closed")
     refuse_read_write_holder(db_path)

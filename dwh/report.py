@@ -8,30 +8,17 @@ Each section is shown only for the sources the warehouse holds.
 
 import html
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
 import altair as alt
 import duckdb
-import vl_convert
 
 from dwh.outputs import check_writable_file, refuse_non_regular_file, refuse_warehouse_files
+from dwh.report_parts import WIDTH, Section, item_histogram, rows, svg, table
+from dwh.report_uncertainty import dices_groups_beside_grasp, duo_users_vs_annotators, redial_alpha_with_intervals
 from ingest.database import connect_read_only
 from ingest.errors import DwhError
-
-WIDTH = 560
-# the Vega-Lite release altair writes its specifications for ("v6.4.1" → "6.4")
-VEGA_LITE_VERSION = ".".join(alt.SCHEMA_VERSION.lstrip("v").split(".")[:2])
-
-
-@dataclass
-class Section:
-    """A heading, a two-line reading guide, and the charts (inline SVG) and tables below them."""
-
-    title: str
-    guide: str
-    figures: list[str] = field(default_factory=list)
 
 
 def write_report(db_path: Path, out_path: Path) -> Path:
@@ -83,39 +70,6 @@ def loaded_sources(con: duckdb.DuckDBPyConnection) -> list[str]:
         return [row[0] for row in con.execute("select distinct source from marts.dialogues order by source").fetchall()]
     except duckdb.CatalogException:
         return []
-
-
-def rows(con: duckdb.DuckDBPyConnection, sql: str) -> list[dict]:
-    """The result of `sql` as a list of {column: value}, the shape Vega-Lite reads inline."""
-    cursor = con.execute(sql)
-    names = [column[0] for column in cursor.description]
-    return [dict(zip(names, values, strict=True)) for values in cursor.fetchall()]
-
-
-def svg(chart: alt.TopLevelMixin) -> str:
-    """The chart drawn as an SVG element, ready to inline."""
-    drawn = vl_convert.vegalite_to_svg(chart.to_dict(), vl_version=VEGA_LITE_VERSION)
-    return f'<figure class="chart">{drawn}</figure>'
-
-
-def table(records: list[dict], caption: str) -> str:
-    """A small HTML table of `records` (already limited by the query)."""
-    if not records:
-        return ""
-    head = "".join(f"<th>{html.escape(name)}</th>" for name in records[0])
-    body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(_format(value))}</td>" for value in record.values()) + "</tr>"
-        for record in records
-    )
-    return f"<table><caption>{html.escape(caption)}</caption><tr>{head}</tr>{body}</table>"
-
-
-def _format(value: object) -> str:
-    if value is None:
-        return "–"
-    if isinstance(value, float):
-        return f"{value:.3f}"
-    return str(value)
 
 
 # ---- the load ---------------------------------------------------------------------------------
@@ -243,7 +197,7 @@ def duo_section(con: duckdb.DuckDBPyConnection, sources: list[str]) -> Section |
     correlations = rows(
         con,
         """
-        select scope, question_a as metric, n_dialogues, pearson_r, spearman_rho
+        select scope, question_a as metric, n_dialogues, spearman_rho, spearman_p, pearson_r, pearson_p
         from marts.score_correlations
         where source = 'duo' and question_a = question_b
             and rating_kind_a = 'subjective' and rating_kind_b = 'objective'
@@ -265,10 +219,12 @@ def duo_section(con: duckdb.DuckDBPyConnection, sources: list[str]) -> Section |
     return Section(
         "DUO: what users felt and what annotators saw",
         "Each user scored their own dialogue (subjective); some dialogues were also scored by three annotators "
-        "(objective). A diagonal cloud would mean they agree; the table gives Spearman's ρ per language and setting.",
+        "(objective). A diagonal cloud would mean they agree; the xRR chart says how far beyond chance they do "
+        "(a bar is its 95% interval: one that covers 0 is no agreement), the table Spearman's ρ with its p-value.",
         [
             svg(heatmap),
             svg(scatter) if pairs else "",
+            *duo_users_vs_annotators(con),
             table(correlations, "User vs annotators' mean, per metric and language:setting (marts.score_correlations)"),
         ],
     )
@@ -323,33 +279,13 @@ def redial_section(con: duckdb.DuckDBPyConnection, sources: list[str]) -> Sectio
             title="Conversations, movie mentions, distinct movies and unresolved @id tags per split",
         )
     )
-    agreement = rows(
-        con,
-        """
-        select scope as split, question, alpha, n_units as movies_rated_by_both
-        from marts.agreement
-        where source = 'redial' and group_dimension = 'all' order by question, split
-    """,
-    )
-    agreement_chart = (
-        alt.Chart(alt.Data(values=agreement))
-        .mark_bar()
-        .encode(
-            x=alt.X("alpha:Q", scale=alt.Scale(domain=[-0.2, 1]), title="Krippendorff's α (seeker vs recommender)"),
-            y=alt.Y("question:N", title=None),
-            color=alt.Color("split:N"),
-            yOffset="split:N",
-            tooltip=["question:N", "split:N", alt.Tooltip("alpha:Q", format=".3f"), "movies_rated_by_both:Q"],
-        )
-        .properties(width=WIDTH, height=160, title="Do seeker and recommender forms agree? (per question)")
-    )
     return Section(
         "ReDial: movies and both workers' forms",
         "Every mentioned movie gets a form from the seeker and one from the recommender (suggested / seen / liked). "
-        "α near 1 means the two forms say the same; 0 means no more agreement than chance. "
+        "α near 1 means the two forms say the same; 0 means no more agreement than chance; a bar is α's 95% interval. "
         "Some @id tags name a movie their conversation's movieMentions does not list (a documented release quirk): "
         "they are counted here and listed in marts.redial_unresolved_mentions.",
-        [svg(size_chart), svg(agreement_chart) if agreement else ""],
+        [svg(size_chart), *redial_alpha_with_intervals(con)],
     )
 
 
@@ -417,68 +353,13 @@ def dices_section(con: duckdb.DuckDBPyConnection, sources: list[str]) -> Section
             counted="raters",
         )
         figures.append(svg(quality_chart))
-    grasp = rows(
-        con,
-        """
-        select grasp_comparison.group_dimension || ' = ' || grasp_comparison.group_value as rater_group,
-            figures.measure, figures.figure_source,
-            case figures.figure
-                when 'alpha' then alpha when 'grasp_irr' then grasp_irr
-                when 'xrr' then xrr when 'grasp_xrr' then grasp_xrr
-                when 'gai' then gai when 'grasp_gai' then grasp_gai
-            end as value
-        from marts.grasp_comparison
-        cross join (values
-            ('alpha', 'α / IRR', 'warehouse'), ('grasp_irr', 'α / IRR', 'GRASP'),
-            ('xrr', 'xRR', 'warehouse'), ('grasp_xrr', 'xRR', 'GRASP'),
-            ('gai', 'GAI', 'warehouse'), ('grasp_gai', 'GAI', 'GRASP')
-        ) as figures (figure, measure, figure_source)
-    """,
-    )
-    if grasp:
-        grasp_chart = (
-            alt.Chart(alt.Data(values=grasp))
-            .mark_point(filled=True, size=70)
-            .encode(
-                x=alt.X("value:Q", title=None, scale=alt.Scale(zero=False)),
-                y=alt.Y("rater_group:N", title=None),
-                color=alt.Color("figure_source:N", title=None, scale=alt.Scale(range=["#e45756", "#4c78a8"])),
-                shape=alt.Shape("figure_source:N", title=None),
-                column=alt.Column("measure:N", title=None, sort=["α / IRR", "xRR", "GAI"]),
-                tooltip=["rater_group:N", "measure:N", "figure_source:N", alt.Tooltip("value:Q", format=".3f")],
-            )
-            .resolve_scale(x="independent")
-            .properties(
-                width=170, height=260, title="DICES-350 agreement by rater group, beside GRASP's published figures"
-            )
-        )
-        figures.append(svg(grasp_chart))
-        figures.append(
-            "<p class=note>GRASP kept 104 of the 123 raters and the release does not say which, so the figures "
-            "cannot match exactly (marts.grasp_comparison.why_not_equal).</p>"
-        )
+    figures.extend(dices_groups_beside_grasp(con))
     return Section(
         "DICES: who finds what unsafe",
         "Every item is rated by a large, demographically described pool. High entropy and a low plurality share "
-        "mean raters split; a GAI above 1 means a group agrees more within itself than with everyone else.",
+        "mean raters split; a GAI above 1 means a group agrees more within itself than with everyone else, "
+        "and its mark says whether chance rarely gives it (* p < .05, ** also after Benjamini–Hochberg).",
         figures,
-    )
-
-
-def item_histogram(
-    spread: list[dict], field_name: str, axis_title: str, title: str, counted: str = "items"
-) -> alt.Chart:
-    """How many DICES items (or raters) fall in each bin of one figure, per release."""
-    return (
-        alt.Chart(alt.Data(values=spread))
-        .mark_bar()
-        .encode(
-            x=alt.X(f"{field_name}:Q", bin=alt.Bin(maxbins=30), title=axis_title),
-            y=alt.Y("count():Q", title=counted),
-            color=alt.Color("config:N", title="DICES"),
-            tooltip=["config:N", "count():Q"],
-        )
-        .properties(width=WIDTH // 2 - 20, height=180, title=title)
     )
 
 

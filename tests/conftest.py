@@ -12,7 +12,14 @@ import pytest
 from dwh.sample.dices import write_dices_sample
 from dwh.sample.duo import write_duo_sample
 from dwh.sample.redial import write_redial_sample
-from tests.helpers import REAL_DUO, BuiltWarehouse, ingest_and_build, run_dwh, sample_ingest_args
+from tests.helpers import (
+    REAL_DUO,
+    SAMPLE_BUILD_MEMORY_LIMIT,
+    BuiltWarehouse,
+    ingest_and_build,
+    run_dwh,
+    sample_ingest_args,
+)
 
 # fixtures whose tests need a dbt build (the `slow` marker is given to every test that uses one)
 BUILT_WAREHOUSES = {"sample_build", "real_duo_build", "small_sample_build"}
@@ -36,8 +43,14 @@ def sample_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def sample_build(sample_release: Path, tmp_path_factory: pytest.TempPathFactory) -> BuiltWarehouse:
-    """The embedded sample at scale 1, all three datasets, ingested and built as `make demo` does."""
-    return ingest_and_build(tmp_path_factory.mktemp("sample_build"), sample_ingest_args(sample_release))
+    """The embedded sample at scale 1, all three datasets, ingested and built as `make demo` does,
+    under a memory bound far below the default (SAMPLE_BUILD_MEMORY_LIMIT: the build fitting in it is
+    test_memory_bound.py's subject, which this saves a build of its own)."""
+    return ingest_and_build(
+        tmp_path_factory.mktemp("sample_build"),
+        sample_ingest_args(sample_release),
+        build_env={"DWH_BUILD_MEMORY_LIMIT": SAMPLE_BUILD_MEMORY_LIMIT},
+    )
 
 
 @pytest.fixture(scope="session")

@@ -11,6 +11,9 @@ from pathlib import Path
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 REAL_DUO = PROJECT_ROOT.parent / "shared" / "data" / "duo"
 DEFAULT_TARGET = PROJECT_ROOT / "target"
+# the session's scale-1 sample is built under this bound, far below the default 1.4GB (at 300MB
+# stg_redial__conversations ran out of memory)
+SAMPLE_BUILD_MEMORY_LIMIT = "500MB"
 
 
 def run_dwh(
@@ -85,6 +88,7 @@ class BuiltWarehouse:
     log_file: Path  # dbt's log of this build
     not_passed: dict[str, str]  # data and unit tests that warned, failed or errored, with their status
     warned_rows: dict[str, list[dict]]  # the rows each warned test found
+    build_env: dict[str, str]  # what `dwh build` ran with beyond the session's environment
 
     def copy_to(self, folder: Path, name: str = "warehouse.duckdb") -> Path:
         """A private copy of the built warehouse, for a test that changes it."""
@@ -92,20 +96,20 @@ class BuiltWarehouse:
         return Path(shutil.copyfile(self.db_path, folder / name))
 
 
-def ingest_and_build(root: Path, ingest_args: list[str]) -> BuiltWarehouse:
-    """`dwh ingest <ingest_args>` and `dwh build` into `root/warehouse.duckdb`, with dbt's target and log
-    folders of its own (no other build overwrites them); a build that does not pass fails the session's
-    tests that need it, with everything dbt said."""
+def ingest_and_build(root: Path, ingest_args: list[str], build_env: dict[str, str] | None = None) -> BuiltWarehouse:
+    """`dwh ingest <ingest_args>` and `dwh build` (its environment plus `build_env`) into
+    `root/warehouse.duckdb`, with dbt's target and log folders of its own (no other build overwrites
+    them); a build that does not pass fails the session's tests that need it, with everything dbt said."""
     db_path = root / "warehouse.duckdb"
     target, logs = root / "target", root / "logs"
     env = {"DBT_TARGET_PATH": str(target), "DBT_LOG_PATH": str(logs)}
     run_dwh(["ingest", *ingest_args], db_path, check=True, env_overrides=env)
-    built = run_dwh(["build"], db_path, env_overrides=env)
+    built = run_dwh(["build"], db_path, env_overrides={**env, **(build_env or {})})
     if built.returncode != 0:
         raise AssertionError(f"dwh build failed\n{built.stdout[-20000:]}\n{built.stderr}")
     not_passed = warned_or_failed_tests(target)
     warned = {name: failing_rows(db_path, name, target) for name, status in not_passed.items() if status == "warn"}
-    return BuiltWarehouse(db_path, built.stdout, target, logs / "dbt.log", not_passed, warned)
+    return BuiltWarehouse(db_path, built.stdout, target, logs / "dbt.log", not_passed, warned, build_env or {})
 
 
 def sample_ingest_args(sample: Path) -> list[str]:

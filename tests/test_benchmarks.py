@@ -167,8 +167,8 @@ def sample_results(bench: ModuleType) -> list:
         PathResult(1, "build", "(b) dwh build", [Run(0, 50.0, 900_000, 80.0), Run(1, 10.0, 800_000, 9.0)]),
         PathResult(
             1,
-            "build_without_agreement",
-            "(b′) dwh build without the agreement marts",
+            "build_without_monte_carlo",
+            "(b′) dwh build without the Monte Carlo (agreement_monte_carlo: false)",
             [Run(0, 40.0, 850_000, 64.0), Run(0, 46.0, 850_000, 60.0)],
         ),
         PathResult(1, "pandas", "(c) pandas + DuckDB", [Run(0, 6.0, 500_000)]),

@@ -19,13 +19,13 @@ UNTOUCHED_PREFIXES = ("stg_duo__", "stg_dices__", "int_duo__", "int_dices__")
 
 
 @pytest.fixture(scope="module")
-def reloaded(sample_build: BuiltWarehouse, tmp_path_factory: pytest.TempPathFactory) -> dict:
-    """A warehouse built in full from the sample (a copy of the session's), then given another ReDial
-    release and built again."""
+def reloaded(small_sample_build: BuiltWarehouse, tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """A warehouse built in full from the small sample (a copy of the session's), then given another
+    (small) ReDial release and built again."""
     root = tmp_path_factory.mktemp("incremental")
-    second, db_path = root / "second", sample_build.copy_to(root)
-    write_redial_sample(second, seed=7)
-    full = sample_build
+    second, db_path = root / "second", small_sample_build.copy_to(root)
+    write_redial_sample(second, seed=7, n_train=60, n_test=20)
+    full = small_sample_build
     target = {"DBT_TARGET_PATH": str(root / "target")}
     run_dwh(["ingest", "--redial", str(second / "redial" / "redial_dataset.zip")], db_path, check=True)
     incremental = run_dwh(["build"], db_path, check=True, env_overrides=target)

@@ -1,6 +1,7 @@
 """The build stays within its memory bound as the corpus grows (issue 37).
 
-A whole `dwh build` of the scale-1 sample under a bound far below the default passes; then the two
+A whole `dwh build` of the scale-1 sample under a bound far below the default passes (the session's
+sample build, conftest.py, runs under SAMPLE_BUILD_MEMORY_LIMIT); then the two
 operators that used to hold a whole group or table in memory (`int_dices__raters`' lists of every
 row of a rater, and `unique_at_scale`'s window over every rating id) run as the build compiled them
 under a bound so tight that their previous formulations run out of memory on the same rows: they
@@ -15,11 +16,8 @@ import duckdb
 import pytest
 
 from dwh.sample import dices as dices_sample
-from dwh.sample import write_sample
-from tests.helpers import PROJECT_ROOT, query, run_dwh, warned_or_failed_tests
+from tests.helpers import SAMPLE_BUILD_MEMORY_LIMIT, BuiltWarehouse, query
 
-# the whole scale-1 build under this bound (the default is 1.4GB; at 300MB stg_redial__conversations ran out)
-TIGHT_BUILD_BOUND = "500MB"
 # DuckDB's bounds and threads for the single operators below, measured at scale 1 with 2 threads: the
 # uniqueness test with one window over the whole table ran out of memory at 56, 64 and 80MB, the
 # partitioned one passed at 56MB (not at 50MB); gathering every row of a rater ran out at 10, 20
@@ -46,25 +44,10 @@ group by rater_id
 """
 
 
-@pytest.fixture(scope="module")
-def tightly_built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
-    """The scale-1 sample of all three sources, ingested, then built under TIGHT_BUILD_BOUND."""
-    root = tmp_path_factory.mktemp("memory-bound")
-    write_sample(root / "sample")
-    db_path = root / "warehouse.duckdb"
-    sample = root / "sample"
-    ingest = ["ingest", "--duo", str(sample / "duo"), "--dices", str(sample / "dices")]
-    run_dwh([*ingest, "--redial", str(sample / "redial" / "redial_dataset.zip")], db_path, check=True)
-    built = run_dwh(["build"], db_path, env_overrides={"DWH_BUILD_MEMORY_LIMIT": TIGHT_BUILD_BOUND})
-    if built.returncode != 0:
-        pytest.fail(built.stdout[-20000:] + built.stderr)
-    return db_path, warned_or_failed_tests()
-
-
-def compiled_sql(path_under_target: str) -> str:
+def compiled_sql(build: BuiltWarehouse, path_under_target: str) -> str:
     """A node's SQL as the build compiled it (two-part names: run with `warehouse` as the default catalog),
-    from the manifest `dwh build` leaves in target/ (its own target folder is gone by then)."""
-    manifest = json.loads((PROJECT_ROOT / "target" / "manifest.json").read_text(encoding="utf-8"))
+    from the manifest the build left in its target folder."""
+    manifest = json.loads((build.target / "manifest.json").read_text(encoding="utf-8"))
     [code] = [
         node["compiled_code"]
         for node in manifest["nodes"].values()
@@ -82,34 +65,28 @@ def run_bounded(db_path: Path, sql: str, memory_limit: str, scratch: Path) -> li
         return con.execute(sql).fetchall()
 
 
-@pytest.mark.slow  # builds a warehouse of its own: the bound on the build is what it tests
-def test_the_whole_build_passes_under_a_tight_bound(tightly_built: tuple[Path, dict[str, str]]) -> None:
-    db_path, unsuccessful = tightly_built
-    assert {name: status for name, status in unsuccessful.items() if status != "warn"} == {}
+def test_the_whole_build_passes_under_a_tight_bound(sample_build: BuiltWarehouse) -> None:
+    assert sample_build.build_env["DWH_BUILD_MEMORY_LIMIT"] == SAMPLE_BUILD_MEMORY_LIMIT
+    assert {name: status for name, status in sample_build.not_passed.items() if status != "warn"} == {}
+    db_path = sample_build.db_path
     assert query(db_path, "select count(*) > 3000000, count(distinct rating_id) = count(*) from marts.ratings") == [
         (True, True)
     ]
     assert query(db_path, "select count(*) from intermediate.int_dices__raters") == [(296,)]
 
 
-@pytest.mark.slow  # builds a warehouse of its own: the bound on the build is what it tests
-def test_rater_lists_spill_where_gathering_every_row_ran_out(
-    tightly_built: tuple[Path, dict[str, str]], tmp_path: Path
-) -> None:
-    db_path, _ = tightly_built
-    model = compiled_sql("models/intermediate/dices/int_dices__raters.sql")
+def test_rater_lists_spill_where_gathering_every_row_ran_out(sample_build: BuiltWarehouse, tmp_path: Path) -> None:
+    db_path = sample_build.db_path
+    model = compiled_sql(sample_build, "models/intermediate/dices/int_dices__raters.sql")
     rows = run_bounded(db_path, f"select * from ({model}) order by rater_key", RATERS_BOUND, tmp_path)
     assert rows == query(db_path, "select * from intermediate.int_dices__raters order by rater_key")
     with pytest.raises(duckdb.OutOfMemoryException):
         run_bounded(db_path, PREVIOUS_RATER_LISTS, RATERS_BOUND, tmp_path)
 
 
-@pytest.mark.slow  # builds a warehouse of its own: the bound on the build is what it tests
-def test_rating_id_uniqueness_spills_where_one_window_ran_out(
-    tightly_built: tuple[Path, dict[str, str]], tmp_path: Path
-) -> None:
-    db_path, _ = tightly_built
-    test_sql = compiled_sql("models/marts/ratings.yml/unique_at_scale_ratings_rating_id.sql")
+def test_rating_id_uniqueness_spills_where_one_window_ran_out(sample_build: BuiltWarehouse, tmp_path: Path) -> None:
+    db_path = sample_build.db_path
+    test_sql = compiled_sql(sample_build, "models/marts/ratings.yml/unique_at_scale_ratings_rating_id.sql")
     assert PARTITIONED_WINDOW in test_sql
     assert run_bounded(db_path, test_sql, RATING_ID_BOUND, tmp_path) == []
     # the same test as it was before issue 37: its window over every rating id at once

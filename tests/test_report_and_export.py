@@ -2,6 +2,7 @@
 by DuckDB and pyarrow, on the embedded sample built as `make demo` builds it."""
 
 import hashlib
+import html
 import json
 import os
 import re
@@ -77,6 +78,47 @@ def test_the_report_shows_only_the_sources_loaded(real_duo_build: BuiltWarehouse
     assert all(chart["marks"] > 0 for chart in seen.drawn_charts if chart["tag"] == "svg")
 
 
+def report_table(report_text: str, caption_start: str) -> list[list[str]]:
+    """The cells of the report's table whose caption starts with `caption_start`, row by row."""
+    found = re.search(rf"<table><caption>{re.escape(caption_start)}.*?</table>", report_text)
+    assert found, f"no table captioned {caption_start!r}"
+    return [re.findall(r"<td>(.*?)</td>", row) for row in re.findall(r"<tr>(.*?)</tr>", found.group(0))[1:]]
+
+
+def expected_mark(p_value: float | None, q_value: float | None) -> str:
+    """GRASP's convention: `*` p < .05, `**` also q < .05 after Benjamini–Hochberg."""
+    if p_value is None or p_value >= 0.05:
+        return ""
+    return "**" if q_value < 0.05 else "*"
+
+
+def test_the_report_gives_agreement_with_its_interval_and_significance(sample_warehouse: Path, tmp_path: Path) -> None:
+    report = tmp_path / "report.html"
+    run_dwh(["report", str(report)], sample_warehouse, check=True)
+    text = html.unescape(report.read_text(encoding="utf-8"))
+    with duckdb.connect(str(sample_warehouse), read_only=True) as con:
+        groups = con.sql(
+            """select group_dimension || ' = ' || group_value, n_raters, alpha, alpha_ci_low, alpha_ci_high,
+                gai_p, gai_q, grasp_gai, grasp_gai_significance
+            from marts.grasp_comparison order by group_dimension, group_value"""
+        ).fetchall()
+        duo_metrics = con.sql(
+            "select count(distinct question) from marts.replication_agreement where replication_a = 'user'"
+        ).fetchone()[0]
+    shown = report_table(text, "DICES-350 Q_overall per rater group")
+    assert len(shown) == len(groups) == 20
+    for cells, (group, raters, alpha, low, high, p_value, q_value, grasp_gai, grasp_mark) in zip(
+        shown, groups, strict=True
+    ):
+        assert cells[:3] == [group, str(raters), f"{alpha:.3f} [{low:.3f}, {high:.3f}]"]
+        assert low <= high
+        assert cells[6] == expected_mark(p_value, q_value)
+        assert cells[7] == f"{grasp_gai:.3f}{grasp_mark or ''}"
+    assert duo_metrics > 0
+    assert "Do users score their dialogues as the annotators do?" in text
+    assert "Do seeker and recommender forms agree?" in text
+
+
 def test_a_report_before_any_build_is_one_line(tmp_path: Path) -> None:
     db_path = tmp_path / "warehouse.duckdb"
     duckdb.connect(str(db_path)).close()
@@ -123,9 +165,15 @@ def test_the_static_docs_page_opens_offline_in_chromium(sample_warehouse: Path, 
 
 
 @pytest.fixture(scope="module")
-def exported(sample_warehouse: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
+def small_warehouse(small_sample_build: BuiltWarehouse) -> Path:
+    """The small sample of all three datasets: every mart and column, few rows to write and read back."""
+    return small_sample_build.db_path
+
+
+@pytest.fixture(scope="module")
+def exported(small_warehouse: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
     out = tmp_path_factory.mktemp("export") / "export"
-    completed = run_dwh(["export", str(out)], sample_warehouse, check=True)
+    completed = run_dwh(["export", str(out)], small_warehouse, check=True)
     assert completed.stdout.strip() == f"export: {out} (manifest: manifest.json)"
     return out, json.loads((out / "manifest.json").read_text(encoding="utf-8"))
 
@@ -137,10 +185,10 @@ def parquet_glob(out: Path, table: dict) -> str:
 
 
 def test_the_export_holds_every_mart_and_reference_seed_with_docs_and_checksums(
-    sample_warehouse: Path, exported: tuple[Path, dict]
+    small_warehouse: Path, exported: tuple[Path, dict]
 ) -> None:
     out, manifest = exported
-    with duckdb.connect(str(sample_warehouse), read_only=True) as con:
+    with duckdb.connect(str(small_warehouse), read_only=True) as con:
         expected = set(
             con.execute("""
             select schema_name || '.' || table_name from duckdb_tables() where schema_name in ('marts', 'reference')
@@ -172,9 +220,9 @@ def test_the_export_holds_every_mart_and_reference_seed_with_docs_and_checksums(
     ]
 
 
-def test_the_export_reads_back_identically_in_duckdb(sample_warehouse: Path, exported: tuple[Path, dict]) -> None:
+def test_the_export_reads_back_identically_in_duckdb(small_warehouse: Path, exported: tuple[Path, dict]) -> None:
     out, manifest = exported
-    with duckdb.connect(str(sample_warehouse), read_only=True) as con:
+    with duckdb.connect(str(small_warehouse), read_only=True) as con:
         for table in manifest["tables"]:
             columns = ", ".join(f'"{c["name"]}"' for c in table["columns"])
             read_back = (
@@ -191,12 +239,12 @@ def test_the_export_reads_back_identically_in_duckdb(sample_warehouse: Path, exp
             assert con.execute(f"select count(*) from ({read_back})").fetchone()[0] == table["row_count"]
 
 
-def test_the_export_reads_back_identically_in_pyarrow(sample_warehouse: Path, exported: tuple[Path, dict]) -> None:
+def test_the_export_reads_back_identically_in_pyarrow(small_warehouse: Path, exported: tuple[Path, dict]) -> None:
     import pyarrow as pa
     import pyarrow.dataset as ds
 
     out, manifest = exported
-    with duckdb.connect(str(sample_warehouse), read_only=True) as con:
+    with duckdb.connect(str(small_warehouse), read_only=True) as con:
         for table in manifest["tables"]:
             names = [c["name"] for c in table["columns"]]
             if table["partitioned_by"]:
@@ -219,12 +267,12 @@ def test_the_export_reads_back_identically_in_pyarrow(sample_warehouse: Path, ex
 
 
 def test_an_export_reads_one_version_while_a_build_swaps_the_warehouse(
-    sample_warehouse: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    small_warehouse: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     live = tmp_path / "warehouse.duckdb"
-    shutil.copyfile(sample_warehouse, live)
+    shutil.copyfile(small_warehouse, live)
     newer = tmp_path / "newer.duckdb"
-    shutil.copyfile(sample_warehouse, newer)
+    shutil.copyfile(small_warehouse, newer)
     with duckdb.connect(str(newer)) as con:  # the "new build": other marts
         con.execute("delete from marts.movie_mentions where rowid % 2 = 0")
         con.execute("delete from marts.dialogues where source = 'dices'")
@@ -250,11 +298,11 @@ def test_an_export_reads_one_version_while_a_build_swaps_the_warehouse(
     assert {name: counts[name] for name in before} == before
 
 
-def test_an_export_into_a_folder_that_holds_files_is_refused(sample_warehouse: Path, tmp_path: Path) -> None:
+def test_an_export_into_a_folder_that_holds_files_is_refused(small_warehouse: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     out.mkdir()
     (out / "keep.txt").write_text("mine\n", encoding="utf-8")
-    completed = run_dwh(["export", str(out)], sample_warehouse)
+    completed = run_dwh(["export", str(out)], small_warehouse)
     assert completed.returncode == 1
     assert (
         completed.stderr.strip()
