@@ -40,17 +40,21 @@ def table(records: list[dict], caption: str) -> str:
         return ""
     head = "".join(f"<th>{html.escape(name)}</th>" for name in records[0])
     body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(_format(value))}</td>" for value in record.values()) + "</tr>"
+        "<tr>" + "".join(f"<td>{html.escape(_format(name, value))}</td>" for name, value in record.items()) + "</tr>"
         for record in records
     )
     return f"<table><caption>{html.escape(caption)}</caption><tr>{head}</tr>{body}</table>"
 
 
-def _format(value: object) -> str:
+# columns holding p-values (or their BH-corrected q-values): below 0.001 they read "< 0.001"
+P_VALUE_COLUMNS = ("p", "q (BH)", "pearson_p", "spearman_p", "gai_p", "gai_q")
+
+
+def _format(name: str, value: object) -> str:
     if value is None:
         return "–"
     if isinstance(value, float):
-        return f"{value:.1e}" if 0 < abs(value) < 0.001 else f"{value:.3f}"  # small p-values stay readable
+        return "< 0.001" if name in P_VALUE_COLUMNS and value < 0.001 else f"{value:.3f}"
     return str(value)
 
 

@@ -194,7 +194,7 @@ def marked_points(
     """The warehouse's and GRASP's figure per group, side by side, the warehouse's with its interval
     where it has one, each followed by its significance mark."""
     base = alt.Chart(alt.Data(values=records)).encode(
-        y=alt.Y("rater_group:N", sort=order, title=None),
+        y=alt.Y("rater_group:N", sort=order, title=None, axis=alt.Axis(labelLimit=300)),
         yOffset=alt.YOffset("figures:N", sort=["warehouse", "GRASP"]),
         color=alt.Color("figures:N", scale=WAREHOUSE_AND_GRASP, title=None),
     )
