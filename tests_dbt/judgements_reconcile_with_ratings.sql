@@ -16,7 +16,7 @@ ratings as (
         rating_kind,
         question,
         count(*) as n_ratings,
-        count(coalesce(cast(value_numeric as varchar), value_label)) as n_ratings_with_a_value
+        count(*) filter (where value_numeric is not null or value_label is not null) as n_ratings_with_a_value
     from {{ ref('ratings') }}
     group by source, rating_kind, question
 

@@ -2,9 +2,8 @@
 -- per rater: where a rater judged a unit more than once, the earliest judgement with a value
 -- counts (`judgement_order`) and the later ones are repeats, which only `rater_consistency`
 -- compares. `n_values` counts the rater's values on the unit, repeats included.
--- Most raters judge a unit once: only the (unit, rater) pairs judged more than once are grouped
--- to find their first judgement, so that the millions of single judgements need no aggregate
--- state beyond a count (which DuckDB can spill to disk at any size).
+-- One window over each (unit, rater)'s judgements, not a group-by and joins back: DuckDB sorts
+-- the windows' partitions on disk when they do not fit its memory, at any size.
 with
 
 judgements as (
@@ -13,64 +12,7 @@ judgements as (
 
 ),
 
-judged_more_than_once as (
-
-    select
-        source,
-        scope,
-        rating_kind,
-        question,
-        unit_key,
-        rater_key
-    from judgements
-    group by source, scope, rating_kind, question, unit_key, rater_key
-    having count(*) > 1
-
-),
-
-single_judgements as (
-
-    select
-        judgements.source,
-        judgements.scope,
-        judgements.rating_kind,
-        judgements.question,
-        judgements.unit_key,
-        judgements.rater_key,
-        judgements.dialogue_key,
-        judgements.movie_id,
-        judgements.value_code,
-        case when judgements.value_code is not null then judgements.judgement_order end as first_judgement_order,
-        cast(judgements.value_code is not null as bigint) as n_values,
-        cast(judgements.value_code is null as bigint) as n_missing
-    from judgements
-    anti join judged_more_than_once
-        on
-            judgements.source = judged_more_than_once.source
-            and judgements.scope = judged_more_than_once.scope
-            and judgements.rating_kind = judged_more_than_once.rating_kind
-            and judgements.question = judged_more_than_once.question
-            and judgements.unit_key = judged_more_than_once.unit_key
-            and judgements.rater_key = judged_more_than_once.rater_key
-
-),
-
-repeated_rows as (
-
-    select judgements.*
-    from judgements
-    semi join judged_more_than_once
-        on
-            judgements.source = judged_more_than_once.source
-            and judgements.scope = judged_more_than_once.scope
-            and judgements.rating_kind = judged_more_than_once.rating_kind
-            and judgements.question = judged_more_than_once.question
-            and judgements.unit_key = judged_more_than_once.unit_key
-            and judgements.rater_key = judged_more_than_once.rater_key
-
-),
-
-repeated_judgements as (
+ranked_judgements as (
 
     select
         source,
@@ -81,20 +23,38 @@ repeated_judgements as (
         rater_key,
         dialogue_key,
         movie_id,
-        arg_min(value_code, judgement_order) filter (where value_code is not null) as value_code,
-        min(judgement_order) filter (where value_code is not null) as first_judgement_order,
-        count(value_code) as n_values,
-        count(*) - count(value_code) as n_missing
-    from repeated_rows
-    group by source, scope, rating_kind, question, unit_key, rater_key, dialogue_key, movie_id
+        value_code,
+        judgement_order,
+        row_number() over unit_rater as judgement_rank,
+        count(value_code) over unit_rater as n_values,
+        count(*) over unit_rater as n_judgements
+    from judgements
+    window unit_rater as (
+        partition by source, scope, rating_kind, question, unit_key, rater_key
+        -- the judgements with a value first, earliest first
+        order by value_code is null, judgement_order
+        rows between unbounded preceding and unbounded following
+    )
 
 ),
 
 final as (
 
-    select * from single_judgements
-    union all
-    select * from repeated_judgements
+    select
+        source,
+        scope,
+        rating_kind,
+        question,
+        unit_key,
+        rater_key,
+        dialogue_key,
+        movie_id,
+        value_code,
+        case when value_code is not null then judgement_order end as first_judgement_order,
+        n_values,
+        n_judgements - n_values as n_missing
+    from ranked_judgements
+    where judgement_rank = 1
 
 )
 

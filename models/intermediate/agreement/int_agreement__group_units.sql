@@ -42,6 +42,8 @@ value_pairs as (
             units.question_id = value_distances.question_id
             and value_a.value_code = value_distances.value_a
             and value_b.value_code = value_distances.value_b
+    -- a value no rater of the group gave adds nothing to either sum (every group's unit has one)
+    where value_a.n_in_group > 0
     group by value_a.group_id, value_a.unit_id
 
 ),
