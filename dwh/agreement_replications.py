@@ -2,6 +2,9 @@
 units, with its 95% percentile bootstrap interval over those units. Run by the dbt Python model
 `int_agreement__replication_figures`; the formulas are `dwh.agreement_maths`'."""
 
+from collections.abc import Iterator
+
+import duckdb
 import numpy as np
 import pandas as pd
 
@@ -32,7 +35,9 @@ def comparison_counts(values: pd.DataFrame, codes: np.ndarray) -> tuple[np.ndarr
     return counts_a[:, shared], counts_b[:, shared]
 
 
-def comparison_row(values: pd.DataFrame, distances: pd.DataFrame, seed: int, n_bootstrap: int | None) -> dict:
+def comparison_row(
+    values: pd.DataFrame, name: list[str], distances: pd.DataFrame, seed: int, n_bootstrap: int | None
+) -> dict:
     """xRR of one comparison, with its bootstrap interval (none when n_bootstrap is None)."""
     codes = np.sort(distances["value_a"].unique())
     delta = np.zeros((len(codes), len(codes)))
@@ -43,7 +48,6 @@ def comparison_row(values: pd.DataFrame, distances: pd.DataFrame, seed: int, n_b
     figures = maths.cross_reliability(counts_a, counts_b, delta)
     low = high = np.nan
     if n_bootstrap and counts_a.shape[1] > 0 and not np.isnan(figures.xrr):
-        name = values.iloc[0][COMPARISON].tolist()
         patterns = maths.UnitPatterns.of(np.stack([counts_a, counts_b], axis=1))
 
         def xrr_of_draws(weights: np.ndarray) -> np.ndarray:
@@ -61,15 +65,32 @@ def comparison_row(values: pd.DataFrame, distances: pd.DataFrame, seed: int, n_b
     }
 
 
+def comparisons_of(values: duckdb.DuckDBPyRelation) -> Iterator[tuple[tuple, pd.DataFrame]]:
+    """Each comparison's key (COMPARISON and level_of_measurement) and its values, one comparison at a
+    time: DICES 990's first vs repeat holds millions of values, and their text keys (unit_key)
+    reach Python as small integers (their rank), so memory holds one comparison's numbers at most."""
+    key_columns = [*COMPARISON, "level_of_measurement"]
+    for key in values.select(*key_columns).distinct().order(", ".join(key_columns)).fetchall():
+        condition = duckdb.ConstantExpression(True)
+        for column, value in zip(key_columns, key, strict=True):
+            condition = condition & (duckdb.ColumnExpression(column) == duckdb.ConstantExpression(value))
+        of_comparison = values.filter(condition).project(
+            "question_id, dense_rank() over (order by unit_key) as unit_key, is_replication_a, value_code"
+        )
+        yield key, of_comparison.df()
+
+
 def replication_figures(
-    values: pd.DataFrame, distances: pd.DataFrame, seed: int, n_bootstrap: int | None
+    comparisons: Iterator[tuple[tuple, pd.DataFrame]], distances: pd.DataFrame, seed: int, n_bootstrap: int | None
 ) -> pd.DataFrame:
-    """One row per comparison of `values` (source, scope, question, replication_a, replication_b,
-    level_of_measurement, question_id, unit_key, is_replication_a, value_code); `distances`
-    (question_id, value_a, value_b, distance) gives δ of the comparison's first question."""
+    """One row per comparison (`comparisons_of`): its key (source, scope, question, replication_a,
+    replication_b, level_of_measurement) and its values (question_id, unit_key, is_replication_a,
+    value_code); `distances` (question_id, value_a, value_b, distance) gives δ of the comparison's
+    first question."""
     rows = []
-    for key, of_comparison in values.groupby([*COMPARISON, "level_of_measurement"], sort=True):
+    for key, of_comparison in comparisons:
+        name = dict(zip([*COMPARISON, "level_of_measurement"], key, strict=True))
         question_id = of_comparison["question_id"].min()
-        figures = comparison_row(of_comparison, distances[distances["question_id"] == question_id], seed, n_bootstrap)
-        rows.append({**dict(zip([*COMPARISON, "level_of_measurement"], key)), **figures})
+        of_question = distances[distances["question_id"] == question_id]
+        rows.append({**name, **comparison_row(of_comparison, list(key[:5]), of_question, seed, n_bootstrap)})
     return pd.DataFrame(rows, columns=list(COLUMNS)).astype(COLUMNS)
