@@ -36,9 +36,21 @@ def interval_chart(
     return alt.layer(zero, bars, points).properties(width=WIDTH, height=height, title=title)
 
 
+def interval_figure(
+    con: duckdb.DuckDBPyConnection, sql: str, category: str, series: str, axis_title: str, title: str
+) -> list[str]:
+    """The chart of `interval_chart` for the rows of `sql` (value, ci_low, ci_high, n_units, and the
+    category and series columns), or nothing when it has none."""
+    records = rows(con, sql)
+    if not records:
+        return []
+    height = 36 * len({record[category] for record in records}) + 40
+    return [svg(interval_chart(records, category, series, axis_title, title, height))]
+
+
 def duo_users_vs_annotators(con: duckdb.DuckDBPyConnection) -> list[str]:
     """DUO's question: does a dialogue's own user score it as its three annotators do?"""
-    records = rows(
+    return interval_figure(
         con,
         """
         select question as metric, scope as language_setting, n_units, xrr as value,
@@ -46,24 +58,17 @@ def duo_users_vs_annotators(con: duckdb.DuckDBPyConnection) -> list[str]:
         from marts.replication_agreement
         where replication_a = 'user' and replication_b = 'annotators' and xrr is not null
         order by metric, language_setting
-    """,
-    )
-    if not records:
-        return []
-    chart = interval_chart(
-        records,
+        """,
         "metric",
         "language_setting",
         "xRR, user vs annotators (interval level), with its 95% bootstrap interval",
         "Do users score their dialogues as the annotators do? (marts.replication_agreement)",
-        height=36 * len({record["metric"] for record in records}) + 40,
     )
-    return [svg(chart)]
 
 
 def redial_alpha_with_intervals(con: duckdb.DuckDBPyConnection) -> list[str]:
     """Seeker against recommender, per form question and split."""
-    records = rows(
+    return interval_figure(
         con,
         """
         select question, scope as split, n_units, alpha as value,
@@ -71,19 +76,12 @@ def redial_alpha_with_intervals(con: duckdb.DuckDBPyConnection) -> list[str]:
         from marts.agreement
         where source = 'redial' and group_dimension = 'all' and alpha is not null
         order by question, split
-    """,
-    )
-    if not records:
-        return []
-    chart = interval_chart(
-        records,
+        """,
         "question",
         "split",
         "Krippendorff's α (seeker vs recommender), with its 95% bootstrap interval over movies",
         "Do seeker and recommender forms agree? (per question)",
-        height=160,
     )
-    return [svg(chart)]
 
 
 def dices_groups_beside_grasp(con: duckdb.DuckDBPyConnection) -> list[str]:
