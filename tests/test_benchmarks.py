@@ -316,7 +316,7 @@ def test_build_targets_table_shows_floor_incremental_and_memory() -> None:
 
 def test_every_model_benchmarks_md_names_exists() -> None:
     """BENCHMARKS.md names models (`int_dices__answers`, `marts.ratings`): each must be one the project has."""
-    models = {path.stem for path in (PROJECT_ROOT / "models").rglob("*.sql")}
+    models = {path.stem for pattern in ("*.sql", "*.py") for path in (PROJECT_ROOT / "models").rglob(pattern)}
     text = (PROJECT_ROOT / "BENCHMARKS.md").read_text(encoding="utf-8")
     named = set(re.findall(r"\b(?:stg|int)_[a-z0-9]+__[a-z0-9_]+", text))
     named |= set(re.findall(r"\bmarts\.([a-z_]+)", text))
