@@ -92,5 +92,12 @@ def replication_figures(
         name = dict(zip([*COMPARISON, "level_of_measurement"], key, strict=True))
         question_id = of_comparison["question_id"].min()
         of_question = distances[distances["question_id"] == question_id]
-        rows.append({**name, **comparison_row(of_comparison, list(key[:5]), of_question, seed, n_bootstrap)})
+        rows.append(
+            {
+                **name,
+                **comparison_row(
+                    of_comparison, [name[column] for column in COMPARISON], of_question, seed, n_bootstrap
+                ),
+            }
+        )
     return pd.DataFrame(rows, columns=list(COLUMNS)).astype(COLUMNS)
