@@ -1,9 +1,8 @@
 -- One row per (unit, rater group) for the demographic groups: the group's soft label on the unit
 -- over every label of the question, its plurality value, and how far its label distribution is
 -- from that of the raters outside it (Jensen–Shannon divergence, natural log).
--- A view: at DICES's size the groups' soft labels are tens of millions of small maps, which
--- DuckDB's list aggregates cannot spill to disk within the build's memory; a query that picks
--- items, questions or groups computes only theirs (those columns are the grouping keys).
+-- A view: at DICES's size the groups' soft labels are tens of millions of small maps, more than a
+-- table is worth; a query that picks items, questions or groups computes only theirs.
 {{ config(materialized='view') }}
 
 with
@@ -62,6 +61,7 @@ label_shares as (
         questions.scope,
         demographic_groups.group_dimension,
         demographic_groups.group_value,
+        group_units.n_in_group as n_values,
         judgement_labels.value_code,
         judgement_labels.value_text,
         coalesce(group_unit_counts.n_in_group, 0) as n_in_group,
@@ -93,6 +93,39 @@ divergence_terms as (
 
 ),
 
+-- each (unit, group)'s labels in one list, in the label set's order, and the divergence summed
+-- over them. A window, not a group-by, as in `rating_distributions`: DuckDB spills a window's
+-- partitions to disk but holds every group's list in memory. Partitioned by the view's key
+-- columns, so that a filter on any of them is applied before the window.
+group_unit_labels as (
+
+    select
+        dialogue_key,
+        rating_kind,
+        question,
+        movie_id,
+        source,
+        scope,
+        group_dimension,
+        group_value,
+        n_values,
+        list_sort(
+            list({
+                'value_code': value_code, 'value_text': value_text, 'n_in_group': n_in_group, 'share': group_share
+            }) over group_unit_rows
+        ) as labels,
+        -- null where no rater outside the group gave a value on the unit
+        case when count(rest_share) over group_unit_rows > 0 then sum(divergence_term) over group_unit_rows / 2 end
+            as divergence_from_rest
+    from divergence_terms
+    window
+        group_unit_rows as (
+            partition by dialogue_key, rating_kind, question, movie_id, source, scope, group_dimension, group_value
+        )
+    qualify row_number() over group_unit_rows = 1
+
+),
+
 final as (
 
     select
@@ -104,15 +137,21 @@ final as (
         scope,
         group_dimension,
         group_value,
-        cast(sum(n_in_group) as bigint) as n_values,
-        map(list(value_text order by value_code), list(n_in_group order by value_code)) as value_counts,
-        map(list(value_text order by value_code), list(group_share order by value_code)) as value_shares,
+        n_values,
+        map(
+            list_transform(labels, label -> label.value_text), list_transform(labels, label -> label.n_in_group)
+        ) as value_counts,
+        map(list_transform(labels, label -> label.value_text), list_transform(labels, label -> label.share))
+            as value_shares,
         -- the most frequent value; ties go to the smallest value text
-        first(value_text order by n_in_group desc, value_text asc) as plurality_value,
-        -- null where no rater outside the group gave a value on the unit
-        case when count(rest_share) > 0 then sum(divergence_term) / 2 end as divergence_from_rest
-    from divergence_terms
-    group by dialogue_key, rating_kind, question, movie_id, source, scope, group_dimension, group_value
+        list_min(
+            list_transform(
+                list_filter(labels, label -> label.n_in_group = list_max(list_transform(labels, l -> l.n_in_group))),
+                label -> label.value_text
+            )
+        ) as plurality_value,
+        divergence_from_rest
+    from group_unit_labels
 
 )
 

@@ -51,69 +51,53 @@ judgement_labels as (
 
 ),
 
--- each question's labels, in the label set's order
-question_labels as (
+-- every label of the unit's question, with how many raters gave it there (0 where none did)
+unit_labels as (
 
     select
-        questions.question_id,
-        list(judgement_labels.value_code order by judgement_labels.value_code) as label_codes,
-        list(judgement_labels.value_text order by judgement_labels.value_code) as label_texts
-    from questions
+        units.unit_id,
+        judgement_labels.value_code,
+        judgement_labels.value_text,
+        coalesce(unit_value_counts.n_values, 0) as n_values
+    from units
+    inner join questions on units.question_id = questions.question_id
     inner join judgement_labels on questions.label_set = judgement_labels.label_set
-    group by questions.question_id
+    left join unit_value_counts
+        on
+            units.unit_id = unit_value_counts.unit_id
+            and judgement_labels.value_code = unit_value_counts.value_code
 
 ),
 
--- the values given on each unit, code → count (no entry for a label no one gave)
-given_counts as (
+-- each unit's labels in one list, in the label set's order (list_sort orders the structs by their
+-- first field, the code). Gathered by a window, not a group-by: DuckDB spills a window's
+-- partitions to disk but holds every group's list in memory, and there are millions of units.
+-- No order by in the window: it would sort each unit's frame on its own, fifty times slower.
+unit_label_lists as (
 
     select
         unit_id,
-        map_from_entries(list({ 'key': value_code, 'value': n_values })) as counts_by_code,
-        count(*) as n_distinct_values,
-        max(n_values) as n_plurality
-    from unit_value_counts
-    group by unit_id
-
-),
-
--- the most frequent value; ties go to the smallest value text
-plurality_values as (
-
-    select
-        unit_value_counts.unit_id,
-        min(judgement_labels.value_text) as plurality_value
-    from unit_value_counts
-    inner join given_counts
-        on
-            unit_value_counts.unit_id = given_counts.unit_id
-            and unit_value_counts.n_values = given_counts.n_plurality
-    inner join units on unit_value_counts.unit_id = units.unit_id
-    inner join questions on units.question_id = questions.question_id
-    inner join judgement_labels
-        on
-            questions.label_set = judgement_labels.label_set
-            and unit_value_counts.value_code = judgement_labels.value_code
-    group by unit_value_counts.unit_id
+        list_sort(
+            list({ 'value_code': value_code, 'value_text': value_text, 'n_values': n_values }) over unit_rows
+        ) as labels
+    from unit_labels
+    window unit_rows as (partition by unit_id)
+    qualify row_number() over unit_rows = 1
 
 ),
 
 label_counts as (
 
     select
-        units.unit_id,
+        unit_id,
+        labels,
         map(
-            question_labels.label_texts,
-            list_transform(
-                question_labels.label_codes, code -> coalesce(map_extract_value(given_counts.counts_by_code, code), 0)
-            )
+            list_transform(labels, label -> label.value_text),
+            list_transform(labels, label -> label.n_values)
         ) as value_counts,
-        given_counts.n_distinct_values,
-        plurality_values.plurality_value
-    from units
-    inner join question_labels on units.question_id = question_labels.question_id
-    inner join given_counts on units.unit_id = given_counts.unit_id
-    inner join plurality_values on units.unit_id = plurality_values.unit_id
+        len(list_filter(labels, label -> label.n_values > 0)) as n_distinct_values,
+        list_max(list_transform(labels, label -> label.n_values)) as n_plurality
+    from unit_label_lists
 
 ),
 
@@ -138,7 +122,13 @@ final as (
                 'key': entry.key, 'value': entry.value / units.n_values
             })
         ) as value_shares,
-        label_counts.plurality_value,
+        -- the most frequent value; ties go to the smallest value text
+        list_min(
+            list_transform(
+                list_filter(label_counts.labels, label -> label.n_values = label_counts.n_plurality),
+                label -> label.value_text
+            )
+        ) as plurality_value,
         everyone_on_units.plurality_share,
         everyone_on_units.entropy,
         questions.n_labels,
