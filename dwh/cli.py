@@ -243,7 +243,7 @@ def cmd_summary(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     from dwh.report import write_report
 
-    print(f"report: {write_report(warehouse_path(), args.out).resolve()}")
+    print(f"report: {write_report(warehouse_path(), args.out)}")
     return 0
 
 
