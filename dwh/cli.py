@@ -118,12 +118,16 @@ def build_parser() -> argparse.ArgumentParser:
         "Without dbt arguments it rebuilds only what depends on the sources loaded since the last "
         "build (everything after a change to the dbt project, or with --full; nothing when nothing "
         "changed). Any dbt build argument passes through and chooses instead, e.g. "
-        "`dwh build --select marts.agreement+` or `dwh build --full-refresh --threads 2`.",
+        "`dwh build --select marts.agreement+` or `dwh build --full-refresh --threads 2`. Refused before "
+        "anything is copied: what would publish no real, tested build (--empty, --sample, --resource-type, "
+        "--exclude-resource-type, the DBT_* variables dbt reads as those, or DBT_INDIRECT_SELECTION), and "
+        "with --full any selection (--select, -m, --exclude, …).",
     )
     build.add_argument(
         "--verbose",
         action="store_true",
-        help="show dbt's own output instead of a progress bar and a summary (its log is in target/dbt.log)",
+        help="show dbt's own output instead of a progress bar and a summary (dbt's log is dbt.log in "
+        "$DBT_LOG_PATH when set, else in dbt's target folder: $DBT_TARGET_PATH, default target/)",
     )
     build.add_argument(
         "--full",
@@ -239,7 +243,7 @@ def cmd_summary(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     from dwh.report import write_report
 
-    print(f"report: {write_report(warehouse_path(), args.out).resolve()}")
+    print(f"report: {write_report(warehouse_path(), args.out)}")
     return 0
 
 

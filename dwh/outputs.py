@@ -1,15 +1,22 @@
 """Where `dwh report`, `dwh export` and `dwh sample` may write: checked before any work starts.
 
 None of them ever replaces what the user did not ask to replace: the warehouse and the files a
-writer keeps beside it, anything that is not a regular file (a device node, a FIFO), a file that is
-not the command's own earlier output, or a folder that already holds files. Each refusal is one
-line naming the path.
+writer keeps beside it, anything that is not a regular file (a device node, a FIFO, a symbolic link
+where `dwh sample --force` would overwrite a release file), a file that is not the command's own
+earlier output, or a folder that already holds files. Each refusal is one line naming the path.
+Files are written to a new temporary file beside them and renamed into place (`replacing`), never
+written through whatever already has their name.
 """
 
 import os
+import stat
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from ingest.errors import DwhError
+from ingest.settings import warehouse_setting
 
 # the files `dwh ingest` and `dwh build` keep beside the warehouse (dwh.publish)
 WAREHOUSE_COMPANIONS = (".next", ".failed", ".wal", ".lock", ".next.wal", ".failed.wal", ".wal.checkpoint")
@@ -21,12 +28,20 @@ def warehouse_files(db_path: Path) -> set[Path]:
     return {resolved, *(resolved.with_name(resolved.name + suffix) for suffix in WAREHOUSE_COMPANIONS)}
 
 
+def resolved(path: Path) -> Path:
+    """`path` with its symbolic links followed (the name a dangling one gives), as the warehouse's path is."""
+    try:
+        return path.expanduser().resolve()
+    except (OSError, RuntimeError) as exc:  # a loop of links
+        raise DwhError(f"{path}: is a symbolic link that cannot be followed ({exc}); choose another path") from exc
+
+
 def refuse_warehouse_files(out: Path, db_path: Path, command: str) -> None:
     """`out` must not be the warehouse (DWH_DB_PATH) or a file kept beside it."""
-    if out.resolve() in warehouse_files(db_path):
+    if resolved(out) in warehouse_files(db_path):
         raise DwhError(
-            f"{out}: is the warehouse (DWH_DB_PATH) or a file dwh keeps beside it; {command} never replaces it: "
-            "choose another path"
+            f"{out}: is the warehouse ({warehouse_setting()}) or a file dwh keeps beside it; {command} never "
+            "replaces it: choose another path"
         )
 
 
@@ -38,24 +53,52 @@ def refuse_non_regular_file(out: Path, command: str) -> None:
         raise DwhError(f"{out}: is not a regular file (a device, FIFO or socket); {command} never replaces it")
 
 
-def check_writable_file(out: Path) -> Path:
-    """Create `out`'s folder and a `<out>.partial` beside it, now, so that a place that cannot be
-    written is said before the work; returns the partial file, which the caller fills and renames."""
-    partial = out.with_name(out.name + ".partial")
+def kind_of(path: Path) -> str:
+    """What is at `path` (a link followed), in words: "a file", "a folder", "a FIFO", "a device", "a socket"."""
+    mode = path.stat().st_mode
+    if stat.S_ISREG(mode):
+        return "a file"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device"
+
+
+@contextmanager
+def replacing(out: Path) -> Iterator[Path]:
+    """A new temporary file beside `out`, for the caller to fill; renamed onto `out` when the block
+    ends, removed when it fails. `out`'s folder is created and the file made on entry, so a place
+    that cannot be written is said before the work. The file is new and uniquely named
+    (`.<name>.<random>.partial`, created exclusively, as tempfile.mkstemp does): it is never an
+    existing file, a link or a FIFO, and `out` is replaced by the rename, never written through."""
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        partial.touch()
+        handle, name = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent)
     except OSError as exc:
         raise DwhError(f"{out}: cannot be written there ({exc.strerror or exc})") from exc
-    return partial
+    partial = Path(name)
+    try:
+        try:
+            os.fchmod(handle, 0o666 & ~current_umask())  # mkstemp's 0600 would make the output private
+        finally:
+            os.close(handle)
+        yield partial
+        partial.replace(out)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
 
 
 def check_export_folder(out_dir: Path, db_path: Path) -> Path:
     """The folder an export goes to: absent or empty, never the warehouse; a symbolic link to an
-    empty folder stands for that folder. Returns the path to write (the link resolved)."""
+    empty folder stands for that folder, and a dangling one for the folder it names, created when
+    the folder it would be in exists. Returns the path to write (the link resolved)."""
     refuse_warehouse_files(out_dir, db_path, "dwh export")
-    if out_dir.is_symlink() and out_dir.is_dir():
-        out_dir = out_dir.resolve()
+    if out_dir.is_symlink():
+        out_dir = link_target(out_dir)
     if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
         raise DwhError(f"{out_dir}: already exists and is not an empty folder; choose a new export folder")
     try:
@@ -67,8 +110,24 @@ def check_export_folder(out_dir: Path, db_path: Path) -> Path:
     return out_dir
 
 
+def link_target(link: Path) -> Path:
+    """The folder a symbolic link names, resolved; one that does not exist must be in a folder that does."""
+    target = resolved(link)
+    if not target.exists() and not target.parent.is_dir():
+        raise DwhError(
+            f"{link}: is a symbolic link to {target}, which does not exist, nor does the folder it would be in; "
+            f"create {target.parent} first, or choose another export folder"
+        )
+    return target
+
+
 def readable_by_umask(folder: Path) -> None:
     """Give a folder made private by `tempfile.mkdtemp` (0700) the mode the user's umask gives new folders."""
+    folder.chmod(0o777 & ~current_umask())
+
+
+def current_umask() -> int:
+    """The process's umask (read by setting it and setting it back: dwh's writers run in one thread)."""
     umask = os.umask(0)
     os.umask(umask)
-    folder.chmod(0o777 & ~umask)
+    return umask

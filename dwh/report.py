@@ -14,7 +14,7 @@ from pathlib import Path
 import altair as alt
 import duckdb
 
-from dwh.outputs import check_writable_file, refuse_non_regular_file, refuse_warehouse_files
+from dwh.outputs import refuse_non_regular_file, refuse_warehouse_files, replacing, resolved
 from dwh.report_parts import WIDTH, Section, item_histogram, rows, svg, table
 from dwh.report_uncertainty import dices_groups_beside_grasp, duo_users_vs_annotators, redial_alpha_with_intervals
 from ingest.database import connect_read_only
@@ -24,10 +24,13 @@ from ingest.errors import DwhError
 def write_report(db_path: Path, out_path: Path) -> Path:
     """Write the report for the warehouse at `db_path` to `out_path`; return the path written.
 
-    `out_path` is checked before any work: it may be new or an earlier report, nothing else."""
+    `out_path` is resolved as the warehouse's path is: a symbolic link (to an earlier report, say)
+    names the file written, and stays a link. It is checked before any work: it may be new or an
+    earlier report, nothing else; the page goes to a new file beside it, renamed onto it at the end
+    (readers of an older report never see a half-written one)."""
+    out_path = resolved(out_path)
     refuse_unreplaceable_report_path(out_path, db_path)
-    partial = check_writable_file(out_path)
-    try:
+    with replacing(out_path) as partial:
         con = connect_read_only(db_path)
         try:
             sources = loaded_sources(con)
@@ -37,10 +40,6 @@ def write_report(db_path: Path, out_path: Path) -> Path:
         finally:
             con.close()
         partial.write_text(render_page(db_path, sources, sections), encoding="utf-8")
-        partial.replace(out_path)  # readers of an older report never see a half-written one
-    except BaseException:
-        partial.unlink(missing_ok=True)
-        raise
     return out_path
 
 

@@ -2,6 +2,7 @@
 
 import shutil
 import zipfile
+import zlib
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
@@ -53,7 +54,20 @@ def extract_members(zip_path: Path, destination: Path, is_wanted: Callable[[str]
         chosen = [info for info in members if is_wanted is None or is_wanted(info.filename)]
         for info in chosen:
             refuse_out_of_proportion(zip_path, info)
-        return [Path(archive.extract(info, destination)) for info in chosen]
+        return [_extract_member(zip_path, archive, info, destination) for info in chosen]
+
+
+# what zipfile raises on a member whose data does not match its header (a bad CRC-32, a size the
+# header understates) or ends early (a truncated or corrupt deflate stream)
+CORRUPT_MEMBER_ERRORS = (zipfile.BadZipFile, EOFError, zlib.error)
+
+
+def _extract_member(zip_path: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo, destination: Path) -> Path:
+    """Extract one member; a member whose data is corrupt is refused by name."""
+    try:
+        return Path(archive.extract(info, destination))
+    except CORRUPT_MEMBER_ERRORS as exc:
+        raise DwhError(f"{zip_path}: member {info.filename!r} is corrupt ({exc})") from exc
 
 
 def refuse_out_of_proportion(zip_path: Path, info: zipfile.ZipInfo) -> None:
@@ -105,6 +119,8 @@ def _copy_member(zip_path: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo
     try:
         with archive.open(info) as source, target.open("wb") as sink:
             shutil.copyfileobj(source, sink, 1 << 20)
-    except (zipfile.BadZipFile, OSError, EOFError) as exc:
+    except CORRUPT_MEMBER_ERRORS as exc:
+        raise DwhError(f"{zip_path}: member {info.filename!r} is corrupt ({exc})") from exc
+    except OSError as exc:
         raise DwhError(f"{label}: cannot be extracted ({exc})") from exc
     return target, label

@@ -8,6 +8,7 @@ from pathlib import Path
 import duckdb
 
 from ingest.errors import DwhError
+from ingest.settings import warehouse_setting
 
 # DuckDB caches pages up to 80% of RAM by default; a bound makes it spill to disk instead, so an
 # ingest's memory stays flat as the releases grow (DWH_MEMORY_LIMIT overrides it). Measured at
@@ -125,8 +126,8 @@ def refuse_foreign_raw_tables(db_path: Path, require_a_load: bool = False) -> No
                 if table in expected and columns != expected[table]:
                     names = ", ".join(column.split(" ")[0] for column in columns)
                     raise DwhError(
-                        f"{db_path}: raw.{table} has columns ({names}) that dwh never wrote: not a warehouse of "
-                        "this project (DWH_DB_PATH); point DWH_DB_PATH at a new file or at a warehouse dwh made"
+                        f"{db_path}: raw.{table} has columns ({names}) that dwh never wrote: not a warehouse of this "
+                        f"project ({warehouse_setting()}); point DWH_DB_PATH at a new file or at a warehouse dwh made"
                     )
             if require_a_load and "ingest_loads" in found:
                 finished_loads = con.execute(
@@ -136,7 +137,7 @@ def refuse_foreign_raw_tables(db_path: Path, require_a_load: bool = False) -> No
             con.close()
     if require_a_load and not finished_loads:
         raise DwhError(
-            f"{db_path}: no dwh ingest has loaded this warehouse yet (DWH_DB_PATH); "
+            f"{db_path}: no dwh ingest has loaded this warehouse yet ({warehouse_setting()}); "
             "run dwh ingest --duo/--redial/--dices first, or point DWH_DB_PATH at the warehouse"
         )
 

@@ -22,19 +22,32 @@ def warehouse_path() -> Path:
     file (a FIFO would block the first read forever) or a file that is not a DuckDB database:
     nothing is locked, copied or written for it.
     """
-    configured = os.environ.get("DWH_DB_PATH")
-    path = (Path(configured).expanduser() if configured else PROJECT_ROOT / DEFAULT_DB_RELATIVE_PATH).resolve()
+    path = configured_warehouse_path()
+    setting = warehouse_setting()
     if path.is_dir():
         raise DwhError(
-            f"{path}: is a folder, not a DuckDB file (DWH_DB_PATH); name a file, e.g. {path / 'warehouse.duckdb'}"
+            f"{path}: is a folder, not a DuckDB file ({setting}); name a file, e.g. {path / 'warehouse.duckdb'}"
         )
     if path.exists() and not path.is_file():
         raise DwhError(
-            f"{path}: is not a regular file (a FIFO, socket or device) (DWH_DB_PATH); name a warehouse or a new file"
+            f"{path}: is not a regular file (a FIFO, socket or device) ({setting}); name a warehouse or a new file"
         )
     if path.is_file() and path.stat().st_size > 0 and not _is_duckdb_file(path):
-        raise DwhError(f"{path}: is not a DuckDB database file (DWH_DB_PATH); name a warehouse or a new file")
+        raise DwhError(f"{path}: is not a DuckDB database file ({setting}); name a warehouse or a new file")
     return path
+
+
+def configured_warehouse_path() -> Path:
+    """The warehouse's path as `warehouse_path` finds it, resolved, whatever is there (not checked)."""
+    configured = os.environ.get("DWH_DB_PATH")
+    return (Path(configured).expanduser() if configured else PROJECT_ROOT / DEFAULT_DB_RELATIVE_PATH).resolve()
+
+
+def warehouse_setting() -> str:
+    """What chose the warehouse's path, for messages: DWH_DB_PATH, or the default path when it is unset."""
+    if os.environ.get("DWH_DB_PATH"):
+        return "DWH_DB_PATH"
+    return f"the default warehouse path {DEFAULT_DB_RELATIVE_PATH}; set DWH_DB_PATH to name another"
 
 
 def _is_duckdb_file(path: Path) -> bool:

@@ -28,6 +28,7 @@ import shlex
 import shutil
 import signal
 import stat
+import struct
 import subprocess
 import sys
 import time
@@ -1580,3 +1581,432 @@ def test_issue36_answer10_a_fractional_scale_writes_a_small_sample(tmp_path: Pat
     assert items == (35, 35 * 123)
     refused = run_dwh_in(["sample", str(tmp_path / "other"), "--scale", "0"], tmp_path / "unused.duckdb")
     assert the_one_error(refused) == "dwh: error: --scale must be a positive number (a fraction too, e.g. 0.1), got 0"
+
+
+# ==============================================================================================
+# Issue 36, gaps a review found in the answers above: each test fails without its fix.
+# ==============================================================================================
+
+# --- gap 1: `dwh report OUT` wrote through whatever was at OUT.partial --------------------------
+
+
+def _partial_is_the_warehouse(partial: Path, db_path: Path) -> Path:
+    """The warehouse itself, named r.html.partial (DWH_DB_PATH names it)."""
+    shutil.copyfile(db_path, partial)
+    return partial
+
+
+def _partial_is_a_link_to_the_warehouse(partial: Path, db_path: Path) -> Path:
+    partial.symlink_to(db_path)
+    return db_path
+
+
+def _partial_is_a_fifo(partial: Path, db_path: Path) -> Path:
+    os.mkfifo(partial)  # opening it to write would wait for a reader forever
+    return db_path
+
+
+def _partial_is_the_users_file(partial: Path, db_path: Path) -> Path:
+    partial.write_text("my notes, not dwh's\n", encoding="utf-8")
+    return db_path
+
+
+def _state(path: Path) -> str:
+    """What is at `path`, without following a link: its target, a folder, a FIFO or its bytes' SHA-256."""
+    if path.is_symlink():
+        return f"link to {path.readlink()}"
+    if path.is_dir():
+        return "folder"
+    return "fifo" if stat.S_ISFIFO(path.stat().st_mode) else checksum(path)
+
+
+@pytest.mark.parametrize(
+    "make_partial",
+    [_partial_is_the_warehouse, _partial_is_a_link_to_the_warehouse, _partial_is_a_fifo, _partial_is_the_users_file],
+    ids=["the-warehouse", "link-to-the-warehouse", "fifo", "users-own-file"],
+)
+def test_issue36_gap1_a_report_never_writes_through_what_is_at_out_partial(
+    make_partial: Callable[[Path, Path], Path], small_built: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "r.html"
+    partial = out.with_name("r.html.partial")
+    db_path = make_partial(partial, copy_of(small_built, tmp_path))
+    before = {path.name: _state(path) for path in (partial, db_path)}
+
+    completed = run_dwh_in(["report", str(out)], db_path, timeout=90)
+
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.strip() == f"report: {out}"
+    assert "<title>Conversational-AI evaluation warehouse: report</title>" in out.read_text(encoding="utf-8")
+    assert {path.name: _state(path) for path in (partial, db_path)} == before
+    assert not list(tmp_path.glob(".r.html.*"))  # its own partial file renamed onto OUT, none left
+
+
+# --- gap 2: `dwh sample DIR --force` wrote through links and waited on FIFOs ----------------------
+
+
+def _a_link_to_the_warehouse(release_file: Path, db_path: Path) -> None:
+    release_file.symlink_to(db_path)
+
+
+def _a_link_to_the_users_file(release_file: Path, db_path: Path) -> None:
+    notes = db_path.with_name("notes.txt")
+    notes.write_text("keep me\n", encoding="utf-8")
+    release_file.symlink_to(notes)
+
+
+def _the_warehouse_itself(release_file: Path, db_path: Path) -> None:
+    """DWH_DB_PATH names the release file: the warehouse sits where the sample would write."""
+    shutil.copyfile(db_path, release_file)
+
+
+def _a_fifo_file(release_file: Path, db_path: Path) -> None:
+    os.mkfifo(release_file)
+
+
+def _a_folder_in_its_place(release_file: Path, db_path: Path) -> None:
+    release_file.mkdir()
+    (release_file / "keep.txt").write_text("keep me\n", encoding="utf-8")
+
+
+# (release file relative to DIR, what is put there, the answer after `<path>: `)
+IRREPLACEABLE_RELEASE_FILES = [
+    (
+        "redial/redial_dataset.zip",
+        _a_link_to_the_warehouse,
+        "is the warehouse (DWH_DB_PATH) or a file dwh keeps beside it; dwh sample never replaces it: "
+        "choose another path",
+    ),
+    (
+        "dices/350/diverse_safety_adversarial_dialog_350.csv",
+        _the_warehouse_itself,
+        "is the warehouse (DWH_DB_PATH) or a file dwh keeps beside it; dwh sample never replaces it: "
+        "choose another path",
+    ),
+    (
+        "duo/ed/en/0000.json",
+        _a_link_to_the_users_file,
+        "is a symbolic link (to {tmp}/notes.txt); dwh sample --force replaces only regular release files, never a "
+        "link or what it names: remove the link or choose another folder",
+    ),
+    (
+        "redial/redial_dataset.zip",
+        _a_fifo_file,
+        "is a FIFO; dwh sample --force replaces only regular release files: remove it or choose another folder",
+    ),
+    (
+        "dices/990/diverse_safety_adversarial_dialog_990.csv",
+        _a_folder_in_its_place,
+        "is a folder; dwh sample --force replaces only regular release files: remove it or choose another folder",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("relative", "make", "answer"),
+    IRREPLACEABLE_RELEASE_FILES,
+    ids=["link-to-the-warehouse", "the-warehouse", "link-to-a-users-file", "fifo", "folder"],
+)
+def test_issue36_gap2_a_forced_sample_replaces_only_regular_release_files(
+    relative: str, make: Callable[[Path, Path], None], answer: str, tmp_path: Path
+) -> None:
+    out = tmp_path / "releases"
+    release_file = out / relative
+    release_file.parent.mkdir(parents=True)
+    db_path = tmp_path / "warehouse.duckdb"
+    duckdb.connect(str(db_path)).close()
+    make(release_file, db_path)
+    if make is _the_warehouse_itself:
+        db_path = release_file
+    before = {path: _state(path) for path in sorted(tmp_path.rglob("*"))}
+
+    completed = run_dwh_in(["sample", str(out), "--scale", "0.1", "--force"], db_path, timeout=60)
+
+    assert the_one_error(completed) == f"dwh: error: {release_file}: {answer.replace('{tmp}', str(tmp_path))}"
+    assert {path: _state(path) for path in sorted(tmp_path.rglob("*"))} == before  # nothing written, nothing new
+
+
+# --- gap 3: a report path that is a link to an earlier report lost its link ---------------------
+
+
+def test_issue36_gap3_a_report_through_a_link_replaces_its_target_and_keeps_the_link(
+    small_built: Path, tmp_path: Path
+) -> None:
+    earlier = tmp_path / "reports" / "2024.html"
+    earlier.parent.mkdir()
+    earlier.write_text(
+        "<html><head><title>Conversational-AI evaluation warehouse: report</title></head></html>", encoding="utf-8"
+    )
+    before = checksum(earlier)
+    latest = tmp_path / "latest.html"
+    latest.symlink_to("reports/2024.html")
+
+    completed = run_dwh_in(["report", str(latest)], small_built, timeout=90)
+
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.strip() == f"report: {earlier}"
+    assert latest.is_symlink() and latest.readlink() == Path("reports/2024.html")
+    assert checksum(earlier) != before and "<svg" in earlier.read_text(encoding="utf-8")
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["2024.html", "latest.html", "reports"]
+
+
+# --- gap 4: builds that are no real build, in dbt's other spellings and its environment ----------
+
+
+def _full(flag: str) -> str:
+    return (
+        f"{flag}: --full rebuilds and tests everything, and {flag} would leave models or tests out; give one of the two"
+    )
+
+
+def _never(flag: str, effect: str) -> str:
+    return (
+        f"{flag}: dbt {effect}, and dwh build publishes what it builds over the warehouse; it never passes {flag} "
+        f"(try `dbt build {flag}` with DWH_DB_PATH on a scratch copy)"
+    )
+
+
+def _inherited(variable: str, value: str, flag: str, effect: str) -> str:
+    return (
+        f"{variable} is set ('{value}'): dbt reads it as {flag}, which {effect}, and dwh build publishes only a "
+        f"whole, tested build; unset it (env -u {variable} dwh build …)"
+    )
+
+
+ONLY_NAMED_KINDS = "builds only the kinds of resources named (no data tests unless `test` is one)"
+NAMED_KINDS_LEFT_OUT = "leaves the kinds of resources named out of the build (data tests, say)"
+UNREAL_BUILDS = [
+    ("model", ["--full", "--model", "dialogues"], {}, _full("--model")),
+    ("attached-s", ["--full", "-sdialogues"], {}, _full("-s")),
+    ("attached-m", ["--full", "-mdialogues"], {}, _full("-m")),
+    ("flags-then-s", ["--full", "-xsdialogues"], {}, _full("-s")),
+    ("model-equals", ["--full", "--model=dialogues"], {}, _full("--model")),
+    (
+        "DBT_EMPTY",
+        ["--select", "dialogues"],
+        {"DBT_EMPTY": "true"},
+        _inherited("DBT_EMPTY", "true", "--empty", "builds every model with zero rows"),
+    ),
+    (
+        "DBT_ENGINE_EMPTY",
+        ["--full"],
+        {"DBT_ENGINE_EMPTY": "1"},
+        _inherited("DBT_ENGINE_EMPTY", "1", "--empty", "builds every model with zero rows"),
+    ),
+    (
+        "DBT_RESOURCE_TYPES",
+        ["--full"],
+        {"DBT_RESOURCE_TYPES": "model"},
+        _inherited("DBT_RESOURCE_TYPES", "model", "--resource-types", ONLY_NAMED_KINDS),
+    ),
+    (
+        "DBT_EXCLUDE_RESOURCE_TYPES",
+        ["--full"],
+        {"DBT_EXCLUDE_RESOURCE_TYPES": "test"},
+        _inherited("DBT_EXCLUDE_RESOURCE_TYPES", "test", "--exclude-resource-types", NAMED_KINDS_LEFT_OUT),
+    ),
+    (
+        "DBT_INDIRECT_SELECTION",
+        ["--full"],
+        {"DBT_INDIRECT_SELECTION": "empty"},
+        _inherited(
+            "DBT_INDIRECT_SELECTION",
+            "empty",
+            "--indirect-selection",
+            "chooses which data tests run with the models selected (`empty`: none)",
+        ),
+    ),
+    (
+        "exclude-resource-type",
+        ["--exclude-resource-type", "test"],
+        {},
+        _never("--exclude-resource-type", NAMED_KINDS_LEFT_OUT),
+    ),
+    ("resource-type", ["--resource-type", "model"], {}, _never("--resource-type", ONLY_NAMED_KINDS)),
+]
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "answer"), [case[1:] for case in UNREAL_BUILDS], ids=[c[0] for c in UNREAL_BUILDS]
+)
+def test_issue36_gap4_a_build_that_is_no_real_tested_build_is_refused(
+    args: list[str], env: dict[str, str], answer: str, small_built: Path, tmp_path: Path
+) -> None:
+    db_path = copy_of(small_built, tmp_path)
+    before = checksum(db_path)
+    completed = run_dwh(["build", *args], db_path, env_overrides={**own_dbt_folders(tmp_path), **env})
+    assert the_one_error(completed) == f"dwh: error: {answer}"
+    assert checksum(db_path) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["warehouse.duckdb"]  # nothing locked or copied
+
+
+# --- gap 5: a DUO zip member whose data does not match its header -------------------------------
+
+
+def _understated_size(data: bytearray, info: zipfile.ZipInfo) -> None:
+    """The central directory says the member expands to half its size."""
+    central = data.rfind(info.filename.encode()) - 46  # the name ends the member's central directory entry
+    assert data[central : central + 4] == b"PK\x01\x02"
+    struct.pack_into("<I", data, central + 24, info.file_size // 2)
+
+
+def _corrupt_data(data: bytearray, info: zipfile.ZipInfo) -> None:
+    """Sixteen bytes of the member's compressed data zeroed."""
+    start = info.header_offset + 30 + len(info.filename.encode()) + len(info.extra)
+    middle = start + info.compress_size // 2
+    data[middle : middle + 16] = bytes(16)
+
+
+@pytest.mark.parametrize("damage", [_understated_size, _corrupt_data], ids=["understated-size", "corrupt-data"])
+def test_issue36_gap5_a_corrupt_duo_zip_member_is_named(
+    damage: Callable[[bytearray, zipfile.ZipInfo], None], tmp_path: Path
+) -> None:
+    member = "duo/ed/en/0001.json"
+    archive = _duo_zip(tmp_path, lambda a: None)
+    with zipfile.ZipFile(archive) as opened:
+        info = opened.getinfo(member)
+    data = bytearray(archive.read_bytes())
+    damage(data, info)
+    archive.write_bytes(bytes(data))
+    db_path = tmp_path / "warehouse.duckdb"
+
+    completed = run_dwh(["ingest", "--duo", str(archive)], db_path)
+
+    assert re.fullmatch(
+        rf"dwh: error: {re.escape(str(archive))}: member '{member}' is corrupt \((Bad CRC-32 for file '{member}'|"
+        r"Error -3 while decompressing data: .+)\)",
+        the_one_error(completed),
+    )
+    assert not db_path.exists()
+
+
+def test_issue36_gap5_a_corrupt_redial_zip_member_is_named_alike(tmp_path: Path) -> None:
+    from dwh.sample.redial import write_redial_sample
+
+    archive = write_redial_sample(tmp_path, n_train=40, n_test=10)
+    with zipfile.ZipFile(archive) as opened:
+        info = opened.getinfo("train_data.jsonl")
+    data = bytearray(archive.read_bytes())
+    _corrupt_data(data, info)
+    archive.write_bytes(bytes(data))
+    db_path = tmp_path / "warehouse.duckdb"
+
+    completed = run_dwh(["ingest", "--redial", str(archive)], db_path)
+
+    assert re.fullmatch(
+        rf"dwh: error: {re.escape(str(archive))}: member 'train_data.jsonl' is corrupt \((Bad CRC-32 for file "
+        r"'train_data.jsonl'|Error -3 while decompressing data: .+)\)",
+        the_one_error(completed),
+    )
+    assert not db_path.exists()
+
+
+# --- gap 6: a ReDial line repeating a key in a nested object ------------------------------------
+
+
+def _text_twice_in_a_message(line: str) -> str:
+    first = json.dumps(CONVERSATION_391["messages"][0])
+    return line.replace(first, first[:-1] + ', "text": "another text"}', 1)
+
+
+def _liked_twice_in_a_form_answer(line: str) -> str:
+    answers = json.dumps(CONVERSATION_391["respondentQuestions"]["203371"])
+    return line.replace(answers, answers[:-1] + ', "liked": 0}', 1)
+
+
+@pytest.mark.parametrize(
+    ("repeat", "key"),
+    [(_text_twice_in_a_message, "text"), (_liked_twice_in_a_form_answer, "liked")],
+    ids=["message-text", "form-answer"],
+)
+def test_issue36_gap6_a_redial_line_repeating_a_nested_key_is_rejected_with_its_text(
+    repeat: Callable[[str], str], key: str, tmp_path: Path
+) -> None:
+    twice = repeat(json.dumps(CONVERSATION_391))
+    assert twice != json.dumps(CONVERSATION_391)
+    second = json.dumps({**CONVERSATION_391, "conversationId": "392"})
+    folder = redial_folder(tmp_path / "input", f"{twice}\n{second}\n".encode())
+    db_path = tmp_path / "warehouse.duckdb"
+    completed = run_dwh(["ingest", "--redial", str(folder)], db_path, check=True)
+    assert "1 record(s) rejected: see raw.ingest_rejects" in completed.stdout
+    with duckdb.connect(str(db_path), read_only=True) as con:
+        rejects = con.execute("select file_path, line_number, reason, raw_text from raw.ingest_rejects").fetchall()
+        landed = con.execute("select count(*) from raw.redial_conversations").fetchone()[0]
+    assert rejects == [
+        ("train_data.jsonl", 1, f'duplicate key "{key}" (which of its values counts is ambiguous)', twice)
+    ]
+    assert landed == 1 + 2  # the second train line and both test lines
+
+
+# --- gap 7: `dwh export` onto a dangling link ran the whole export, then failed ---------------
+
+
+def test_issue36_gap7_an_export_onto_a_dangling_link_makes_the_folder_it_names(
+    small_built: Path, tmp_path: Path
+) -> None:
+    folder = tmp_path / "bigger-disk" / "export"
+    folder.parent.mkdir()
+    link = tmp_path / "export"
+    link.symlink_to(folder)
+    completed = run_dwh_in(["export", str(link)], small_built)
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.strip() == f"export: {folder} (manifest: manifest.json)"
+    assert link.is_symlink() and link.readlink() == folder and (folder / "manifest.json").is_file()
+
+
+def test_issue36_gap7_an_export_onto_a_link_to_nowhere_is_one_line_before_the_work(
+    small_built: Path, tmp_path: Path
+) -> None:
+    folder = tmp_path / "unmounted-disk" / "export"
+    link = tmp_path / "export"
+    link.symlink_to(folder)
+    completed = run_dwh_in(["export", str(link)], small_built)
+    assert the_one_error(completed) == (
+        f"dwh: error: {link}: is a symbolic link to {folder}, which does not exist, nor does the folder it would be "
+        f"in; create {folder.parent} first, or choose another export folder"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["export"]  # no partial export left beside it
+
+
+# --- wording: what a sample folder is instead; the default warehouse path; dbt's log --------------
+
+
+@pytest.mark.parametrize(("make", "kind"), [(os.mkfifo, "a FIFO"), (None, "a device")], ids=["fifo", "device"])
+def test_issue36_wording_a_sample_onto_a_fifo_or_device_says_what_it_is(
+    make: Callable[[Path], None] | None, kind: str, tmp_path: Path
+) -> None:
+    out = tmp_path / "fifo" if make else Path(os.devnull)
+    if make:
+        make(out)
+    completed = run_dwh_in(["sample", str(out)], tmp_path / "unused.duckdb", timeout=60)
+    assert the_one_error(completed) == (
+        f"dwh: error: {out}: is {kind}, not a folder; `dwh sample` writes duo/, redial/ and dices/ inside a folder "
+        "(give a new or existing folder)"
+    )
+
+
+def test_issue36_wording_a_bad_default_warehouse_path_is_named_as_the_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ingest.errors import DwhError
+    from ingest.settings import warehouse_path
+
+    project = tmp_path / "project"
+    (project / "data" / "warehouse.duckdb").mkdir(parents=True)
+    monkeypatch.setattr("ingest.settings.PROJECT_ROOT", project)
+    monkeypatch.delenv("DWH_DB_PATH", raising=False)
+    with pytest.raises(DwhError) as refused:
+        warehouse_path()
+    folder = project / "data" / "warehouse.duckdb"
+    assert str(refused.value) == (
+        f"{folder}: is a folder, not a DuckDB file (the default warehouse path data/warehouse.duckdb; set DWH_DB_PATH "
+        f"to name another); name a file, e.g. {folder / 'warehouse.duckdb'}"
+    )
+
+
+def test_issue36_wording_build_help_names_dbt_log_path(tmp_path: Path) -> None:
+    completed = run_dwh_in(["build", "--help"], tmp_path / "unused.duckdb")
+    assert completed.returncode == 0, completed.stderr
+    assert "dbt's log is dbt.log in $DBT_LOG_PATH when set, else in dbt's target folder" in " ".join(
+        completed.stdout.split()
+    )

@@ -30,9 +30,11 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 import duckdb
 
+from dwh.outputs import replacing
 from dwh.sample.scaling import scaled
 from ingest.dices_columns import (
     CATEGORY_OVERALL_350,
@@ -536,30 +538,43 @@ order by item_idx, rep, position
 
 def _copy(con: duckdb.DuckDBPyConnection, select: str, path: Path, config: str, n_items: int) -> Path:
     """Write the rows of `select` (over the view `items_in_block`) a block of items at a time with DuckDB's
-    CSV writer, appending the blocks in order, and check the header is the released one, byte for byte."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    block = path.with_name(f".{path.name}.block")
-    try:
-        with path.open("wb") as out:
-            for first in range(0, n_items, ITEMS_PER_BLOCK):
-                con.execute(
-                    "create or replace temp view items_in_block as "
-                    f"select * from items where idx >= {first} and idx < {first + ITEMS_PER_BLOCK}"
-                )
-                header = "true" if first == 0 else "false"
-                con.execute(
-                    f"copy ({select}) to '{_quoted(block)}' (header {header}, delimiter ',', quote '\"', escape '\"')"
-                )
-                with block.open("rb") as rows:
-                    shutil.copyfileobj(rows, out, 1 << 20)
-    finally:
-        block.unlink(missing_ok=True)
-    expected = HEADER_LINES[config].encode()
-    with path.open("rb") as handle:
-        written = handle.read(len(expected))
-    if written != expected:
-        raise DwhError(f"{path}: the written header differs from the DICES {config} release header")
+    CSV writer, appending the blocks in order to a new file renamed onto `path` at the end, and check
+    the header is the released one, byte for byte."""
+    with replacing(path) as partial:
+        block = partial.with_name(f"{partial.name}.block")
+        try:
+            with partial.open("wb") as out:
+                for first in range(0, n_items, ITEMS_PER_BLOCK):
+                    _append_block(con, select, first, block, out)
+        finally:
+            block.unlink(missing_ok=True)
+        _check_header(partial, path, config)
     return path
+
+
+def _append_block(con: duckdb.DuckDBPyConnection, select: str, first: int, block: Path, out: BinaryIO) -> None:
+    """The rows of the block of items from `first`, through the file `block`, appended to `out`
+    (the header with the first block)."""
+    con.execute(
+        "create or replace temp view items_in_block as "
+        f"select * from items where idx >= {first} and idx < {first + ITEMS_PER_BLOCK}"
+    )
+    header = "true" if first == 0 else "false"
+    con.execute(f"copy ({select}) to '{_quoted(block)}' (header {header}, delimiter ',', quote '\"', escape '\"')")
+    with block.open("rb") as rows:
+        shutil.copyfileobj(rows, out, 1 << 20)
+
+
+def _check_header(written: Path, path: Path, config: str) -> None:
+    expected = HEADER_LINES[config].encode()
+    with written.open("rb") as handle:
+        if handle.read(len(expected)) != expected:
+            raise DwhError(f"{path}: the written header differs from the DICES {config} release header")
+
+
+def dices_release_files(out_dir: Path) -> list[Path]:
+    """The files `write_dices_sample` writes."""
+    return [out_dir / "dices" / RELEASE_PATHS[config] for config in ("350", "990")]
 
 
 def _quoted(path: Path | str) -> str:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from dwh.outputs import replacing
 from dwh.sample.scaling import scaled
 from ingest.settings import PROJECT_ROOT
 
@@ -121,9 +122,22 @@ def write_duo_sample(out_dir: Path, scale: float = 1, seed: int = 0) -> list[Pat
         target = out_dir / "duo" / folder.setting / folder.language
         target.mkdir(parents=True, exist_ok=True)
         for dialogue in folder_dialogues(folder, scale, rng):
-            _write_json(target / f"{_file_stem(folder, dialogue['dialogue_id'])}.json", dialogue)
+            _write_json(_release_file(out_dir, folder, dialogue["dialogue_id"]), dialogue)
         written.append(target)
     return written
+
+
+def duo_release_files(out_dir: Path, scale: float = 1) -> list[Path]:
+    """The files `write_duo_sample` writes at this scale (whatever the seed), before it writes them."""
+    return [
+        _release_file(out_dir, folder, _dialogue_id(folder, scale, index))
+        for folder in FOLDERS
+        for index in range(scaled(folder.dialogues, scale, minimum=2))
+    ]
+
+
+def _release_file(out_dir: Path, folder: Folder, dialogue_id: str | int) -> Path:
+    return out_dir / "duo" / folder.setting / folder.language / f"{_file_stem(folder, dialogue_id)}.json"
 
 
 def folder_dialogues(folder: Folder, scale: float, rng: random.Random) -> list[dict]:
@@ -336,4 +350,5 @@ def _line(language: str, subject: str, rng: random.Random) -> str:
 
 
 def _write_json(path: Path, document: dict) -> None:
-    path.write_text(json.dumps(document, ensure_ascii=False, indent=4), encoding="utf-8")
+    with replacing(path) as partial:
+        partial.write_text(json.dumps(document, ensure_ascii=False, indent=4), encoding="utf-8")

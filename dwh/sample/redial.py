@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from itertools import accumulate
 from pathlib import Path
 
+from dwh.outputs import replacing
 from dwh.sample.scaling import scaled
 
 TRAIN_DIALOGUES = 10_006
@@ -501,16 +502,20 @@ def write_redial_sample(
         "train": scaled(TRAIN_DIALOGUES, scale) if n_train is None else n_train,
         "test": scaled(TEST_DIALOGUES, scale) if n_test is None else n_test,
     }
-    zip_path = Path(out_dir) / "redial" / "redial_dataset.zip"
-    zip_path.parent.mkdir(parents=True, exist_ok=True)
+    zip_path = redial_release_file(Path(out_dir))
     generator = _Generator(seed)
     large = counts["train"] + counts["test"] > LARGE_DIALOGUES
-    with zipfile.ZipFile(zip_path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+    with replacing(zip_path) as partial, zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for split, newline in [("train", "\n"), ("test", "\r\n")]:
             chunks = _jsonl_chunks(_iter_split(generator, split, counts[split]), newline)
             _write_member(archive, f"{split}_data.jsonl", chunks, large)
         _write_member(archive, "movies_with_mentions.csv", [_movies_csv(generator)], False)
     return zip_path
+
+
+def redial_release_file(out_dir: Path) -> Path:
+    """The file `write_redial_sample` writes."""
+    return out_dir / "redial" / "redial_dataset.zip"
 
 
 def _jsonl_chunks(conversations: Iterator[dict], newline: str, batch: int = 2000) -> Iterator[str]:

@@ -48,9 +48,17 @@ create or replace macro raw.redial_types_are_conversation(types) as regexp_full_
         list_transform(raw.redial_conversation_fields(), field -> '(' || array_to_string(field.types, '|') || ')'), ','
     )
 );
--- The first top-level key a JSON object repeats, or null. JSON parsers disagree on which value
--- of a repeated key counts (DuckDB keeps the first, Python's json the last), so such a line is
--- rejected with its text rather than read one way silently.
+-- The first key that an object of the JSON text repeats, or null: the top-level object, then every
+-- object nested in it at any depth (inside lists too; `$..*` is each value below the top, and
+-- json_keys gives an object's keys as written, repeats included). JSON parsers disagree on which
+-- value of a repeated key counts (DuckDB keeps the first, Python's json the last), so such a line
+-- is rejected with its text rather than read one way silently.
 create or replace macro raw.json_repeated_key(json_text) as (
-    list_filter(try(json_keys(json_text)), (k, i) -> list_position(try(json_keys(json_text)), k) < i)[1]
+    list_filter(
+        list_transform(
+            [try(json_keys(json_text))] || try(json_keys(json_text, '$..*')),
+            keys -> list_filter(keys, (k, i) -> list_position(keys, k) < i)[1]
+        ),
+        repeated -> repeated is not null
+    )[1]
 );
