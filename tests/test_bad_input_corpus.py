@@ -1857,26 +1857,36 @@ def _corrupt_data(data: bytearray, info: zipfile.ZipInfo) -> None:
     data[middle : middle + 16] = bytes(16)
 
 
+def _damage_member(archive: Path, member: str, damage: Callable[[bytearray, zipfile.ZipInfo], None]) -> None:
+    with zipfile.ZipFile(archive) as opened:
+        info = opened.getinfo(member)
+    data = bytearray(archive.read_bytes())
+    damage(data, info)
+    archive.write_bytes(bytes(data))
+
+
+def _says_the_member_is_corrupt(completed: subprocess.CompletedProcess, archive: Path, member: str) -> bool:
+    return bool(
+        re.fullmatch(
+            rf"dwh: error: {re.escape(str(archive))}: member '{member}' is corrupt \((Bad CRC-32 for file '{member}'|"
+            r"Error -3 while decompressing data: .+)\)",
+            the_one_error(completed),
+        )
+    )
+
+
 @pytest.mark.parametrize("damage", [_understated_size, _corrupt_data], ids=["understated-size", "corrupt-data"])
 def test_issue36_gap5_a_corrupt_duo_zip_member_is_named(
     damage: Callable[[bytearray, zipfile.ZipInfo], None], tmp_path: Path
 ) -> None:
     member = "duo/ed/en/0001.json"
     archive = _duo_zip(tmp_path, lambda a: None)
-    with zipfile.ZipFile(archive) as opened:
-        info = opened.getinfo(member)
-    data = bytearray(archive.read_bytes())
-    damage(data, info)
-    archive.write_bytes(bytes(data))
+    _damage_member(archive, member, damage)
     db_path = tmp_path / "warehouse.duckdb"
 
     completed = run_dwh(["ingest", "--duo", str(archive)], db_path)
 
-    assert re.fullmatch(
-        rf"dwh: error: {re.escape(str(archive))}: member '{member}' is corrupt \((Bad CRC-32 for file '{member}'|"
-        r"Error -3 while decompressing data: .+)\)",
-        the_one_error(completed),
-    )
+    assert _says_the_member_is_corrupt(completed, archive, member)
     assert not db_path.exists()
 
 
@@ -1884,20 +1894,12 @@ def test_issue36_gap5_a_corrupt_redial_zip_member_is_named_alike(tmp_path: Path)
     from dwh.sample.redial import write_redial_sample
 
     archive = write_redial_sample(tmp_path, n_train=40, n_test=10)
-    with zipfile.ZipFile(archive) as opened:
-        info = opened.getinfo("train_data.jsonl")
-    data = bytearray(archive.read_bytes())
-    _corrupt_data(data, info)
-    archive.write_bytes(bytes(data))
+    _damage_member(archive, "train_data.jsonl", _corrupt_data)
     db_path = tmp_path / "warehouse.duckdb"
 
     completed = run_dwh(["ingest", "--redial", str(archive)], db_path)
 
-    assert re.fullmatch(
-        rf"dwh: error: {re.escape(str(archive))}: member 'train_data.jsonl' is corrupt \((Bad CRC-32 for file "
-        r"'train_data.jsonl'|Error -3 while decompressing data: .+)\)",
-        the_one_error(completed),
-    )
+    assert _says_the_member_is_corrupt(completed, archive, "train_data.jsonl")
     assert not db_path.exists()
 
 
