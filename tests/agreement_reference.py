@@ -1,8 +1,8 @@
 """Independent Python reference for the agreement marts, written from the definitions alone.
 
-The yardstick the SQL marts `rating_distributions`, `agreement`, `rater_agreement`,
-`rater_consistency` and `score_correlations` are checked against in pytest. It follows
-`../shared/docs/WAREHOUSE_CONTRACT.md`, "Agreement and disagreement marts" (revised 2026-11-24),
+The yardstick the SQL marts `rating_distributions`, `group_rating_distributions`, `agreement`,
+`rater_agreement`, `rater_consistency` and `score_correlations` are checked against in pytest. It
+follows `../shared/docs/WAREHOUSE_CONTRACT.md`, "Agreement and disagreement marts" (revised 2026-11-24),
 and the marts' column lists (their YAML), never the SQL, so that the two can disagree.
 
 Inputs (`Inputs`): pandas frames shaped like
@@ -15,7 +15,9 @@ Inputs (`Inputs`): pandas frames shaped like
 
 α comes from `krippendorff.alpha(reliability_data=<raters × units>)`; D_o and D_e from
 Krippendorff's formulas (the self-checks hold them to the package's α); xRR weighs units as
-google-research/cross-replication-reliability does; correlations come from `scipy.stats`.
+google-research/cross-replication-reliability does; correlations come from `scipy.stats`, and the
+Jensen–Shannon divergence from `scipy.spatial.distance.jensenshannon` (squared: it gives the
+distance, the divergence's square root; natural log).
 
 Outputs hold ``None`` for null, never NaN; ``value_counts`` / ``value_shares`` are lists of
 (value text, number) pairs in the label set's order.
@@ -29,6 +31,11 @@ Readings where the definitions leave a choice (each one stated, so that a review
   with or without a value); `agreement` has rows only for questions several raters judge.
 - `agreement`'s groups are those of every rater who judged anything in the scope, excluded
   raters included (so that their count has a row to appear in).
+- `group_rating_distributions` has a row for every (unit of a question several raters judge,
+  demographic group) where a rater of the group gave a value; a rater's group is the value of the
+  dimension the rater has (`<race> / <gender>` for race_gender, none where either is unknown), and
+  the outsiders are every other rater with a value on the unit, those whose value of the dimension
+  is unknown included.
 - `rater_agreement` has a row for every (rater, question) where the rater gave a value to a unit.
 - `rater_consistency` covers every seeded question (repeats do not need several raters).
 - `score_correlations` covers the interval questions (DUO's); a (question, rating_kind) of a
@@ -39,7 +46,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -49,9 +56,11 @@ import krippendorff
 import numpy as np
 import pandas as pd
 from scipy import stats
+from scipy.spatial.distance import jensenshannon
 
 GAI_MIN_XRR = 1e-12  # an xRR within rounding of 0 gives no GAI (agreement.yml)
 DEMOGRAPHIC_DIMENSIONS = ("gender", "race", "age_group", "education", "locale")
+GROUP_DIMENSIONS = (*DEMOGRAPHIC_DIMENSIONS, "race_gender")  # the groups of `group_rating_distributions`
 QUESTION_KEY = ["source", "scope", "rating_kind", "question"]
 UNIT_KEY = [*QUESTION_KEY, "unit_key"]
 
@@ -77,6 +86,21 @@ RATING_DISTRIBUTION_COLUMNS = [
     "negentropy",
     "mean_value",
     "sd_value",
+]
+GROUP_RATING_DISTRIBUTION_COLUMNS = [
+    "dialogue_key",
+    "rating_kind",
+    "question",
+    "movie_id",
+    "source",
+    "scope",
+    "group_dimension",
+    "group_value",
+    "n_values",
+    "value_counts",
+    "value_shares",
+    "plurality_value",
+    "divergence_from_rest",
 ]
 AGREEMENT_COLUMNS = [
     "source",
@@ -429,6 +453,74 @@ def _distribution_row(judged: list[RaterUnit], question: Question) -> dict[str, 
 
 
 # --------------------------------------------------------------------------------------------
+# group_rating_distributions
+# --------------------------------------------------------------------------------------------
+
+
+def group_rating_distributions(inputs: Inputs | Feed) -> pd.DataFrame:
+    """One row per (unit of a question several raters judge, demographic group that gave a value there):
+    the group's counts and shares of every label, its plurality value, and the Jensen–Shannon
+    divergence of its shares from those of the raters outside it (None where none of them gave a value)."""
+    feed = as_feed(inputs)
+    groups_of = {
+        r: {d: group_value(of_rater, d) for d in GROUP_DIMENSIONS} for r, of_rater in feed.demographics.items()
+    }
+    rows = []
+    for key in feed.judged:
+        question = feed.question(key)
+        if not question.several_raters:
+            continue
+        source, scope, kind, name = key
+        key_rows, group_counts, rest_counts = [], [], []
+        for unit, by_rater in feed.first_values(key).items():
+            dialogue_key, movie_id = feed.unit_info[key][unit]
+            on_unit = Counter(by_rater.values())
+            for dimension in GROUP_DIMENSIONS:
+                # the group's values: each rater's value under the rater's group (None: the group is unknown)
+                by_group: dict[str | None, Counter] = defaultdict(Counter)
+                for rater, code in by_rater.items():
+                    by_group[groups_of[rater][dimension]][code] += 1
+                for value in sorted(v for v in by_group if v is not None):
+                    counts = [by_group[value][code] for code in question.codes]
+                    n_values, top = sum(counts), max(counts)
+                    key_rows.append(
+                        {"dialogue_key": dialogue_key, "rating_kind": kind, "question": name, "movie_id": movie_id}
+                        | {"source": source, "scope": scope, "group_dimension": dimension, "group_value": value}
+                        | {
+                            "n_values": n_values,
+                            "value_counts": list(zip(question.texts, counts)),
+                            "value_shares": [(text, n / n_values) for text, n in zip(question.texts, counts)],
+                            "plurality_value": min(t for t, n in zip(question.texts, counts) if n == top),
+                        }
+                    )
+                    group_counts.append(counts)
+                    # the outsiders: every other rater with a value on the unit, of an unknown group too
+                    rest_counts.append([on_unit[code] - n for code, n in zip(question.codes, counts)])
+        for row, divergence in zip(key_rows, js_divergences(group_counts, rest_counts)):
+            rows.append(row | {"divergence_from_rest": divergence})
+    return _finish(
+        rows,
+        GROUP_RATING_DISTRIBUTION_COLUMNS,
+        ["dialogue_key", "rating_kind", "question", "movie_id", "group_dimension", "group_value"],
+    )
+
+
+def js_divergences(counts_a: list[list[int]], counts_b: list[list[int]]) -> list[float | None]:
+    """Row by row, the Jensen–Shannon divergence (natural log) of two label distributions given as counts
+    (scipy normalises them): scipy's Jensen–Shannon distance squared; None where the second has no value."""
+    divergences: list[float | None] = [None] * len(counts_a)
+    has_b = [i for i, counts in enumerate(counts_b) if sum(counts) > 0]
+    if has_b:
+        a, b = np.array(counts_a, dtype=float), np.array(counts_b, dtype=float)
+        with np.errstate(invalid="ignore"):
+            distances = jensenshannon(a[has_b], b[has_b], axis=1)
+        # a NaN distance is the square root of a sum that rounded below 0: a divergence of 0
+        for i, distance in zip(has_b, distances):
+            divergences[i] = 0.0 if np.isnan(distance) else float(distance) ** 2
+    return divergences
+
+
+# --------------------------------------------------------------------------------------------
 # agreement
 # --------------------------------------------------------------------------------------------
 
@@ -680,11 +772,12 @@ def _correlation(a: pd.Series, b: pd.Series) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------------------------
-# All five marts
+# All six marts
 # --------------------------------------------------------------------------------------------
 
 MARTS = {
     "rating_distributions": rating_distributions,
+    "group_rating_distributions": group_rating_distributions,
     "agreement": agreement,
     "rater_agreement": rater_agreement,
     "rater_consistency": rater_consistency,

@@ -33,8 +33,17 @@ pytestmark = pytest.mark.slow  # dbt compiles and builds
 
 TOLERANCE = 1e-9
 SOURCES = ("duo", "redial", "dices")
+MAP_MARTS = ("rating_distributions", "group_rating_distributions")  # value_counts / value_shares maps
 MART_KEYS = {
     "rating_distributions": ["dialogue_key", "rating_kind", "question", "movie_id"],
+    "group_rating_distributions": [
+        "dialogue_key",
+        "rating_kind",
+        "question",
+        "movie_id",
+        "group_dimension",
+        "group_value",
+    ],
     "agreement": ["source", "scope", "rating_kind", "question", "group_dimension", "group_value"],
     "rater_agreement": ["rater_key", "scope", "rating_kind", "question"],
     "rater_consistency": ["rater_key", "source", "scope", "rating_kind", "question"],
@@ -126,7 +135,7 @@ def _map_entries(entries: object) -> object:
 def mart_frame(con: duckdb.DuckDBPyConnection, mart: str, where: str = "true") -> pd.DataFrame:
     """A mart as the reference shapes it: None for null, maps as lists of (label, number) in map order."""
     maps = "replace (map_entries(value_counts) as value_counts, map_entries(value_shares) as value_shares)"
-    star = f"* {maps}" if mart == "rating_distributions" else "*"
+    star = f"* {maps}" if mart in MAP_MARTS else "*"
     frame = con.execute(f"select {star} from marts.{mart} where {where}").df().astype(object)
     frame = frame.where(frame.notna(), None)
     for column in ("value_counts", "value_shares"):
@@ -430,7 +439,7 @@ def test_repeats_change_no_figure_but_their_own_counts(compiled_models: Compiled
     without = built_marts(compiled_models.run(without_repeats(judgements), raters, excluded))
     assert without["rater_consistency"].empty
     with_repeats["rating_distributions"]["n_repeats"] = 0
-    for mart in ("rating_distributions", "agreement", "rater_agreement", "score_correlations"):
+    for mart in (m for m in MART_KEYS if m != "rater_consistency"):  # repeats are its subject
         assert_no_differences(differences(mart, without[mart], with_repeats[mart]))
 
 
@@ -519,6 +528,18 @@ def test_the_comparison_sees_a_wrong_figure(compiled_models: CompiledAgreementMo
         (label, n + (label == "Unsure")) for label, n in distributions.at[0, "value_counts"]
     ]
     assert differences("rating_distributions", expected["rating_distributions"], distributions)
+    by_group = built["group_rating_distributions"]
+    assert by_group["divergence_from_rest"].notna().all() and len(by_group) == 6  # 3 items × Man, Woman
+    nudged = by_group.copy()
+    nudged.at[0, "divergence_from_rest"] += 1e-6
+    assert [
+        line
+        for line in differences("group_rating_distributions", expected["group_rating_distributions"], nudged)
+        if "divergence_from_rest" in line
+    ]
+    recounted = by_group.copy()
+    recounted.at[0, "value_counts"] = [(label, n + (label == "Unsure")) for label, n in by_group.at[0, "value_counts"]]
+    assert differences("group_rating_distributions", expected["group_rating_distributions"], recounted)
 
 
 # --------------------------------------------------------------------- built warehouses: inputs
@@ -583,6 +604,10 @@ def test_sample_warehouse_matches_the_reference(sample_warehouse: duckdb.DuckDBP
     assert len(expected["rater_consistency"]) > 0
     assert expected["rating_distributions"]["n_repeats"].sum() > 0
     assert (agreement["n_units_2plus"] == 0).any()  # small race × gender cells: one value per item
+    by_group = expected["group_rating_distributions"]
+    assert set(by_group["source"]) == {"dices"}
+    assert set(by_group["group_dimension"]) == {"gender", "race", "age_group", "education", "locale", "race_gender"}
+    assert by_group["divergence_from_rest"].notna().sum() > 1000
 
 
 # ---------------------------------------------------------------------------- the real DUO release

@@ -504,6 +504,33 @@ def test_plurality_ties_go_to_the_smallest_value_text_and_q1_has_four_labels():
     assert row["negentropy"] == pytest.approx(math.log(4) - math.log(2))
 
 
+def test_group_distributions_by_hand():
+    """Each group's soft label on each item against the raters outside it (first values only, a rater
+    of unknown gender among the outsiders): Jensen–Shannon worked out by hand, ln 2 for no label in
+    common, null with no one outside."""
+    answers = {
+        "i1": {"m1": ["Yes"], "m2": ["Yes"], "w1": ["No"], "w2": ["Yes", "No"], "u": ["Yes"]},
+        "i2": {"m1": ["No"], "m2": ["Unsure"]},
+        "i3": {"m1": ["Yes"], "w1": ["No"]},
+    }
+    demographics = {"m1": {"gender": "Man", "race": "White"}, "m2": {"gender": "Man"}}
+    demographics |= {"w1": {"gender": "Woman"}, "w2": {"gender": "Woman"}}
+    out = ref.group_rating_distributions(dices(answers, demographics=demographics))
+    assert_no_nan(out)
+    assert set(out["group_dimension"]) == {"gender", "race", "race_gender"}
+    man = only(out, dialogue_key="i1", group_value="Man")
+    assert man["value_counts"] == [("Yes", 2), ("No", 0), ("Unsure", 0)] and man["n_values"] == 2
+    # the Man group (1, 0, 0) against w1, w2 (first value: Yes) and u: (2/3, 1/3, 0); the mean (5/6, 1/6, 0)
+    by_hand = (math.log(6 / 5) + 2 / 3 * math.log(4 / 5) + 1 / 3 * math.log(2)) / 2
+    assert man["divergence_from_rest"] == pytest.approx(by_hand, abs=1e-12) and man["plurality_value"] == "Yes"
+    woman = only(out, dialogue_key="i1", group_value="Woman")
+    assert woman["value_shares"] == [("Yes", 0.5), ("No", 0.5), ("Unsure", 0.0)] and woman["plurality_value"] == "No"
+    tie = only(out, dialogue_key="i2", group_value="Man")
+    assert tie["plurality_value"] == "No" and tie["divergence_from_rest"] is None  # no one outside
+    assert only(out, dialogue_key="i3", group_value="White / Man")["divergence_from_rest"] == pytest.approx(math.log(2))
+    assert len(out[out["dialogue_key"] == "i2"]) == 3  # Man, White, White / Man: no Woman row without a value
+
+
 def test_duo_distribution_has_mean_and_sample_sd():
     data = duo(
         {"0001": {"empathy": [3, 4, 4]}, "0002": {"empathy": [5, None, None]}}, subjective={"0001": {"empathy": 2}}
