@@ -93,10 +93,10 @@ divergence_terms as (
 
 ),
 
--- each (unit, group)'s labels in one list, in the label set's order, and the divergence summed
--- over them. A window, not a group-by, as in `rating_distributions`: DuckDB spills a window's
--- partitions to disk but holds every group's list in memory. Partitioned by the view's key
--- columns, so that a filter on any of them is applied before the window.
+-- each (unit, group)'s labels in one list, in the label set's order. A window, not a group-by, as
+-- in `rating_distributions`: DuckDB spills a window's partitions to disk but holds every group's
+-- list in memory. Partitioned by the view's key columns, so that a filter on any of them is
+-- applied before the window.
 group_unit_labels as (
 
     select
@@ -111,12 +111,14 @@ group_unit_labels as (
         n_values,
         list_sort(
             list({
-                'value_code': value_code, 'value_text': value_text, 'n_in_group': n_in_group, 'share': group_share
+                'value_code': value_code,
+                'value_text': value_text,
+                'n_in_group': n_in_group,
+                'share': group_share,
+                'rest_share': rest_share,
+                'divergence_term': divergence_term
             }) over group_unit_rows
-        ) as labels,
-        -- null where no rater outside the group gave a value on the unit
-        case when count(rest_share) over group_unit_rows > 0 then sum(divergence_term) over group_unit_rows / 2 end
-            as divergence_from_rest
+        ) as labels
     from divergence_terms
     window
         group_unit_rows as (
@@ -150,7 +152,12 @@ final as (
                 label -> label.value_text
             )
         ) as plurality_value,
-        divergence_from_rest
+        -- summed over the sorted list, not by the window: the same order, so the same last digit, every
+        -- time the view is read; null where no rater outside the group gave a value on the unit
+        case
+            when len(list_filter(labels, label -> label.rest_share is not null)) > 0
+                then list_sum(list_transform(labels, label -> label.divergence_term)) / 2
+        end as divergence_from_rest
     from group_unit_labels
 
 )
