@@ -1465,25 +1465,6 @@ def test_issue36_answer4_a_redial_conversation_with_one_worker_in_both_roles_is_
     ] == [("redial:391", "train_data.jsonl", 1, worker, worker)]
 
 
-# --- answer 5: a ReDial line with conversationId twice -----------------------------------------
-
-
-def test_issue36_answer5_a_redial_line_with_a_repeated_key_is_rejected_with_its_text(tmp_path: Path) -> None:
-    twice = '{"conversationId": "9391", ' + json.dumps(CONVERSATION_391)[1:]  # DuckDB would read 9391, Python 391
-    second = json.dumps({**CONVERSATION_391, "conversationId": "392"})
-    folder = redial_folder(tmp_path / "input", f"{twice}\n{second}\n".encode())
-    db_path = tmp_path / "warehouse.duckdb"
-    completed = run_dwh(["ingest", "--redial", str(folder)], db_path, check=True)
-    assert "1 record(s) rejected: see raw.ingest_rejects" in completed.stdout
-    with duckdb.connect(str(db_path), read_only=True) as con:
-        rejects = con.execute("select file_path, line_number, reason, raw_text from raw.ingest_rejects").fetchall()
-        landed = con.execute("select count(*) from raw.redial_conversations").fetchone()[0]
-    assert rejects == [
-        ("train_data.jsonl", 1, 'duplicate key "conversationId" (which of its values counts is ambiguous)', twice)
-    ]
-    assert landed == 1 + 2  # the second train line and both test lines
-
-
 # --- answer 6: report and export places that cannot be written, said before the work ------------
 
 
@@ -1903,7 +1884,11 @@ def test_issue36_gap5_a_corrupt_redial_zip_member_is_named_alike(tmp_path: Path)
     assert not db_path.exists()
 
 
-# --- gap 6: a ReDial line repeating a key in a nested object ------------------------------------
+# --- answer 5 and gap 6: a ReDial line repeating a key, at the top or in a nested object ---------
+
+
+def _conversation_id_twice(line: str) -> str:
+    return '{"conversationId": "9391", ' + line[1:]  # DuckDB would read 9391, Python 391
 
 
 def _text_twice_in_a_message(line: str) -> str:
@@ -1918,10 +1903,14 @@ def _liked_twice_in_a_form_answer(line: str) -> str:
 
 @pytest.mark.parametrize(
     ("repeat", "key"),
-    [(_text_twice_in_a_message, "text"), (_liked_twice_in_a_form_answer, "liked")],
-    ids=["message-text", "form-answer"],
+    [
+        (_conversation_id_twice, "conversationId"),
+        (_text_twice_in_a_message, "text"),
+        (_liked_twice_in_a_form_answer, "liked"),
+    ],
+    ids=["conversation-id", "message-text", "form-answer"],
 )
-def test_issue36_gap6_a_redial_line_repeating_a_nested_key_is_rejected_with_its_text(
+def test_issue36_answer5_gap6_a_redial_line_repeating_a_key_is_rejected_with_its_text(
     repeat: Callable[[str], str], key: str, tmp_path: Path
 ) -> None:
     twice = repeat(json.dumps(CONVERSATION_391))
