@@ -64,13 +64,10 @@ GROUP_DIMENSIONS = (*DEMOGRAPHIC_DIMENSIONS, "race_gender")  # the groups of `gr
 QUESTION_KEY = ["source", "scope", "rating_kind", "question"]
 UNIT_KEY = [*QUESTION_KEY, "unit_key"]
 
+# what names a unit in both distribution marts
+DISTRIBUTION_UNIT_COLUMNS = ["dialogue_key", "rating_kind", "question", "movie_id", "source", "scope"]
 RATING_DISTRIBUTION_COLUMNS = [
-    "dialogue_key",
-    "rating_kind",
-    "question",
-    "movie_id",
-    "source",
-    "scope",
+    *DISTRIBUTION_UNIT_COLUMNS,
     "level_of_measurement",
     "n_ratings",
     "n_raters",
@@ -88,12 +85,7 @@ RATING_DISTRIBUTION_COLUMNS = [
     "sd_value",
 ]
 GROUP_RATING_DISTRIBUTION_COLUMNS = [
-    "dialogue_key",
-    "rating_kind",
-    "question",
-    "movie_id",
-    "source",
-    "scope",
+    *DISTRIBUTION_UNIT_COLUMNS,
     "group_dimension",
     "group_value",
     "n_values",
