@@ -5,6 +5,7 @@ import os
 import signal
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 from dwh import INTERRUPTED, raise_if_terminated, terminate
 from ingest.errors import DwhError
@@ -32,18 +33,42 @@ def main(argv: list[str] | None = None) -> int:
         print(f"dwh: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print(INTERRUPTED, file=sys.stderr)
-        return 130
+        return _say_interrupted()
     except Exception as exc:  # noqa: BLE001 - the contract: never a bare traceback
         if _is_duckdb_interrupt(exc):  # Ctrl-C reached DuckDB first, inside a running query
-            print(INTERRUPTED, file=sys.stderr)
-            return 130
+            return _say_interrupted()
         if os.environ.get("DWH_DEBUG"):
             raise
         print(
             f"dwh: unexpected error: {type(exc).__name__}: {exc} (set DWH_DEBUG=1 for the traceback)", file=sys.stderr
         )
         return 2
+
+
+INTERRUPTED_EXIT = 130  # what a shell reports for a command Ctrl-C stopped (128 + SIGINT)
+
+
+def run() -> NoReturn:
+    """The `dwh` command (and `python -m dwh.cli`): `main`, then its exit code. An interrupted command
+    ends at once with 130: Python's own exit would otherwise end it by SIGINT instead (exit -2) when
+    the interrupt passed through C code on its way, or when a second Ctrl-C lands while it shuts down."""
+    code = main()
+    if code == INTERRUPTED_EXIT:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except OSError:
+                pass  # a closed pipe or terminal: there is no one left to tell
+        os._exit(INTERRUPTED_EXIT)
+    sys.exit(code)
+
+
+def _say_interrupted() -> int:
+    """The one line every interrupt ends with; later Ctrl-Cs are ignored, as the answer is given."""
+    for termination in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(termination, signal.SIG_IGN)
+    print(INTERRUPTED, file=sys.stderr)
+    return INTERRUPTED_EXIT
 
 
 # what a shell reports for a command a closed pipe stopped (128 + SIGPIPE), as `yes | head -1` does
@@ -256,4 +281,4 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

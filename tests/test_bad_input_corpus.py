@@ -768,6 +768,41 @@ def test_ctrl_c_at_any_moment_exits_130_with_one_line(
     assert not [p.name for p in tmp_path.glob("warehouse.duckdb.*") if p.name != "warehouse.duckdb.lock"]
 
 
+# An interrupt that passes through C code running Python (PyRun_String) and is handled after it
+# leaves a flag in the interpreter: a `python -m` run then ends itself by SIGINT (exit -2), even
+# after `dwh` printed its line and returned 130. Seen once in CI on `dwh build` interrupted at 0.2 s.
+INTERRUPTED_INSIDE_C = """
+import ctypes
+import dwh.cli
+
+run_python_from_c = ctypes.pythonapi.PyRun_String
+run_python_from_c.restype = ctypes.py_object
+run_python_from_c.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.py_object, ctypes.py_object]
+FILE_INPUT = 257
+
+
+def main_interrupted_inside_c():
+    try:
+        run_python_from_c(b"raise KeyboardInterrupt", FILE_INPUT, {}, {})
+    except KeyboardInterrupt:
+        return dwh.cli._say_interrupted()
+
+
+dwh.cli.main = main_interrupted_inside_c
+dwh.cli.run()
+"""
+
+
+def test_an_interrupt_that_passed_through_c_code_still_exits_130(tmp_path: Path) -> None:
+    (tmp_path / "interrupted_inside_c.py").write_text(INTERRUPTED_INSIDE_C, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(PROJECT_ROOT)])}
+    completed = subprocess.run(
+        [sys.executable, "-m", "interrupted_inside_c"], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert completed.returncode == 130, completed.stderr
+    assert completed.stderr.splitlines() == ["dwh: interrupted; the warehouse is left as it was before this command"]
+
+
 @pytest.mark.parametrize("inside_a_file", [False, True], ids=["out-is-a-file", "out-is-inside-a-file"])
 def test_a_sample_written_onto_a_file_is_refused_in_one_line(inside_a_file: bool, tmp_path: Path) -> None:
     existing = tmp_path / "notes.txt"
