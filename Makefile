@@ -24,14 +24,15 @@ demo: install
 	$(DWH) summary
 	$(DWH) report
 
-# Every test (CI runs this): pytest, whose warehouses are built once per session and shared
-# (tests/conftest.py), and the linters beside it on the second core (their few lines may interleave
-# with pytest's; output is not held back, so CI sees progress).
+# Every test (CI runs this): pytest in two workers, one per core (pytest-xdist; a test module stays
+# in one worker, and the shared warehouses are built once per run: tests/conftest.py), and the
+# linters beside them (their few lines may interleave with pytest's; output is not held back, so CI
+# sees progress).
 test: install browser
 	$(MAKE) -j2 pytest-all lint
 
 pytest-all: install
-	$(BIN)/python -m pytest --durations=10
+	$(BIN)/python -m pytest -n 2 --dist loadfile --durations=10
 
 # Before each commit, the quick part: the tests that need no dbt build (pytest -m "not slow and not
 # browser"; markers in pyproject.toml), dbt's unit tests on an empty scratch warehouse, and ruff.

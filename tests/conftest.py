@@ -1,10 +1,16 @@
 """Shared fixtures: the real DUO release beside the project, and the warehouses built once per session.
 
-Each warehouse below is ingested and built once, the first time a test asks for it, and shared by
-every test after: read it (read-only), or work on `build.copy_to(tmp_path)` when a test changes it.
+Each warehouse below is ingested and built once per test run, the first time a test asks for it, and
+shared by every test after: read it (read-only), or work on `build.copy_to(tmp_path)` when a test
+changes it. `make test` runs the tests in two pytest-xdist workers (one per core); the first worker
+to ask for a warehouse builds it and the other waits for it and shares it.
 A test builds a warehouse of its own only where the build itself is what it tests.
 Helper functions are in tests/helpers.py."""
 
+import fcntl
+import os
+import pickle
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,6 +26,35 @@ from tests.helpers import (
     run_dwh,
     sample_ingest_args,
 )
+
+
+@pytest.fixture(scope="session", autouse=True)
+def dbt_folders_of_this_worker(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Every `dwh build` of a test that names no dbt target or log folder of its own writes them in
+    its worker's temporary folder, never in the project's target/ where another worker builds too."""
+    own = tmp_path_factory.mktemp("dbt")
+    os.environ["DBT_TARGET_PATH"] = str(own / "target")
+    os.environ["DBT_LOG_PATH"] = str(own / "logs")
+
+
+def built_once_per_run(
+    name: str, tmp_path_factory: pytest.TempPathFactory, build: Callable[[Path], BuiltWarehouse]
+) -> BuiltWarehouse:
+    """`build(folder)` once for the whole test run: under pytest-xdist the first worker to get here
+    builds while the others wait on the lock, then read what it built."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        return build(tmp_path_factory.mktemp(name))
+    shared = tmp_path_factory.getbasetemp().parent  # the run's folder, above each worker's own
+    folder, built_file = shared / name, shared / f"{name}.built.pickle"
+    with (shared / f"{name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if built_file.exists():
+            return pickle.loads(built_file.read_bytes())
+        folder.mkdir(exist_ok=True)
+        built = build(folder)
+        built_file.write_bytes(pickle.dumps(built))
+        return built
+
 
 # fixtures whose tests need a dbt build (the `slow` marker is given to every test that uses one)
 BUILT_WAREHOUSES = {"sample_build", "real_duo_build", "small_sample_build"}
@@ -46,17 +81,21 @@ def sample_build(sample_release: Path, tmp_path_factory: pytest.TempPathFactory)
     """The embedded sample at scale 1, all three datasets, ingested and built as `make demo` does,
     under a memory bound far below the default (SAMPLE_BUILD_MEMORY_LIMIT: the build fitting in it is
     test_memory_bound.py's subject, which this saves a build of its own)."""
-    return ingest_and_build(
-        tmp_path_factory.mktemp("sample_build"),
-        sample_ingest_args(sample_release),
-        build_env={"DWH_BUILD_MEMORY_LIMIT": SAMPLE_BUILD_MEMORY_LIMIT},
+    return built_once_per_run(
+        "sample_build",
+        tmp_path_factory,
+        lambda folder: ingest_and_build(
+            folder, sample_ingest_args(sample_release), build_env={"DWH_BUILD_MEMORY_LIMIT": SAMPLE_BUILD_MEMORY_LIMIT}
+        ),
     )
 
 
 @pytest.fixture(scope="session")
 def real_duo_build(real_duo: Path, tmp_path_factory: pytest.TempPathFactory) -> BuiltWarehouse:
     """The real DUO release (and nothing else) ingested and built."""
-    return ingest_and_build(tmp_path_factory.mktemp("real_duo_build"), ["--duo", str(real_duo)])
+    return built_once_per_run(
+        "real_duo_build", tmp_path_factory, lambda folder: ingest_and_build(folder, ["--duo", str(real_duo)])
+    )
 
 
 @pytest.fixture(scope="session")
@@ -73,7 +112,11 @@ def small_sample_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def small_sample_build(small_sample_release: Path, tmp_path_factory: pytest.TempPathFactory) -> BuiltWarehouse:
     """The small sample ingested and built: every model and test runs, on little data."""
-    return ingest_and_build(tmp_path_factory.mktemp("small_sample_build"), sample_ingest_args(small_sample_release))
+    return built_once_per_run(
+        "small_sample_build",
+        tmp_path_factory,
+        lambda folder: ingest_and_build(folder, sample_ingest_args(small_sample_release)),
+    )
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -10,7 +10,6 @@ from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 REAL_DUO = PROJECT_ROOT.parent / "shared" / "data" / "duo"
-DEFAULT_TARGET = PROJECT_ROOT / "target"
 # the session's scale-1 sample is built under this bound, far below the default 1.4GB (at 300MB
 # stg_redial__conversations ran out of memory)
 SAMPLE_BUILD_MEMORY_LIMIT = "500MB"
@@ -47,21 +46,29 @@ def query(db_path: Path, sql: str) -> list[tuple]:
         return con.execute(sql).fetchall()
 
 
-def warned_or_failed_tests(target_path: Path = DEFAULT_TARGET) -> dict[str, str]:
+def default_target() -> Path:
+    """Where a `dwh build` that names no target folder of its own writes dbt's results: the worker's
+    DBT_TARGET_PATH (tests/conftest.py sets one per pytest worker), else the project's target/."""
+    return Path(os.environ.get("DBT_TARGET_PATH") or PROJECT_ROOT / "target")
+
+
+def warned_or_failed_tests(target_path: Path | None = None) -> dict[str, str]:
     """The data and unit tests of the last `dwh build` that warned, failed or errored, by name, with
     their status: read from dbt's `run_results.json` as `dwh build` reads it, not from the console."""
     from dwh.build import unsuccessful_tests
 
+    target_path = target_path or default_target()
     outcomes = unsuccessful_tests(target_path / "run_results.json", target_path / "manifest.json")
     return {outcome.name: outcome.status for outcome in outcomes}
 
 
-def failing_rows(db_path: Path, test_name: str, target_path: Path = DEFAULT_TARGET) -> list[dict]:
+def failing_rows(db_path: Path, test_name: str, target_path: Path | None = None) -> list[dict]:
     """The rows a data test of the last `dwh build` found, as dicts: the test's compiled query (read
     from `run_results.json` as `dwh build` reads it) re-run on the build it checked, which `dwh build` keeps
     beside the warehouse as `<name>.failed` when the build fails."""
     from dwh.build import unsuccessful_tests
 
+    target_path = target_path or default_target()
     outcomes = unsuccessful_tests(target_path / "run_results.json", target_path / "manifest.json")
     [outcome] = [outcome for outcome in outcomes if outcome.name == test_name]
     assert outcome.status in ("fail", "warn") and outcome.compiled_sql, (
