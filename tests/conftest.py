@@ -56,8 +56,9 @@ def built_once_per_run(
         return built
 
 
-# fixtures whose tests need a dbt build (the `slow` marker is given to every test that uses one)
-BUILT_WAREHOUSES = {"sample_build", "real_duo_build", "small_sample_build"}
+# fixtures whose tests need a dbt build (the `slow` marker is given to every test that uses one),
+# the longest build first
+BUILT_WAREHOUSES = ("sample_build", "real_duo_build", "small_sample_build")
 
 
 @pytest.fixture(scope="session")
@@ -120,10 +121,32 @@ def small_sample_build(small_sample_release: Path, tmp_path_factory: pytest.Temp
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """`real_data` on the tests that read the real release, `slow` on those that need a shared build."""
+    """`real_data` on the tests that read the real release, `slow` on those that need a shared build;
+    then the modules in the order that keeps two workers from waiting on one build (`_interleaved`)."""
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
         if "real_duo" in fixtures:
             item.add_marker(pytest.mark.real_data)
-        if fixtures & BUILT_WAREHOUSES:
+        if fixtures & set(BUILT_WAREHOUSES):
             item.add_marker(pytest.mark.slow)
+    items[:] = _interleaved(items)
+
+
+def _interleaved(items: list[pytest.Item]) -> list[pytest.Item]:
+    """The test modules taken in turn from each shared warehouse's queue (the modules that first need
+    the sample's build, then the real DUO release's, the small sample's, none): the two xdist workers,
+    which take modules in this order, start on different builds rather than one waiting for the other's."""
+    modules: dict[Path, list[pytest.Item]] = {}
+    for item in items:
+        modules.setdefault(item.path, []).append(item)
+    queues: dict[str, list[list[pytest.Item]]] = {name: [] for name in (*BUILT_WAREHOUSES, "none")}
+    for module_items in modules.values():
+        used = {name for item in module_items for name in getattr(item, "fixturenames", ()) if name in BUILT_WAREHOUSES}
+        first_needed = next((name for name in BUILT_WAREHOUSES if name in used), "none")
+        queues[first_needed].append(module_items)
+    ordered: list[pytest.Item] = []
+    while any(queues.values()):
+        for queue in queues.values():
+            if queue:
+                ordered.extend(queue.pop(0))
+    return ordered
