@@ -7,9 +7,10 @@ import sys
 
 from ingest import __version__
 
-__all__ = ["INTERRUPTED", "__version__", "raise_if_terminated", "terminate"]
+__all__ = ["INTERRUPTED", "INTERRUPTED_EXIT", "__version__", "raise_if_terminated", "terminate"]
 
 INTERRUPTED = "dwh: interrupted; the warehouse is left as it was before this command"
+INTERRUPTED_EXIT = 130  # what a shell reports for a command Ctrl-C stopped (128 + SIGINT)
 
 # Set by the first Ctrl-C, `kill` or closed terminal. The signal also raises KeyboardInterrupt, but
 # an exception raised while DuckDB's own code runs can be swallowed there (seen under load: an
@@ -33,7 +34,7 @@ def _interrupted_while_starting(signum: int, frame: object) -> None:
     """Ctrl-C before `dwh`'s main has its handlers (while Python imports it): the same one line as
     later, no traceback. (`dwh.cli.main` replaces this handler first thing.)"""
     sys.stderr.write(INTERRUPTED + "\n")
-    os._exit(130)
+    os._exit(INTERRUPTED_EXIT)
 
 
 # Only when this package is the `dwh` command (or `python -m dwh.cli`), never when imported by

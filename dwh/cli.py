@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import NoReturn
 
-from dwh import INTERRUPTED, raise_if_terminated, terminate
+from dwh import INTERRUPTED, INTERRUPTED_EXIT, raise_if_terminated, terminate
 from ingest.errors import DwhError
 from ingest.settings import warehouse_path
 from ingest.sources import SOURCES
@@ -43,9 +43,6 @@ def main(argv: list[str] | None = None) -> int:
             f"dwh: unexpected error: {type(exc).__name__}: {exc} (set DWH_DEBUG=1 for the traceback)", file=sys.stderr
         )
         return 2
-
-
-INTERRUPTED_EXIT = 130  # what a shell reports for a command Ctrl-C stopped (128 + SIGINT)
 
 
 def run() -> NoReturn:

@@ -1,4 +1,4 @@
-"""Shared fixtures: the real DUO release beside the project, and the warehouses built once per session.
+"""Shared fixtures: the real DUO release beside the project, and the warehouses built once per test run.
 
 Each warehouse below is ingested and built once per test run, the first time a test asks for it, and
 shared by every test after: read it (read-only), or work on `build.copy_to(tmp_path)` when a test
