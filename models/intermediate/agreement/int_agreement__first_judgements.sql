@@ -6,31 +6,25 @@
 -- the windows' partitions on disk when they do not fit its memory, at any size.
 with
 
-judgements as (
+keyed_judgements as (
 
-    select * from {{ ref('int_agreement__judgements') }}
+    select * from {{ ref('int_agreement__keyed_judgements') }}
 
 ),
 
 ranked_judgements as (
 
     select
-        source,
-        scope,
-        rating_kind,
-        question,
-        unit_key,
-        rater_key,
-        dialogue_key,
-        movie_id,
+        unit_id,
+        rater_id,
         value_code,
         judgement_order,
         row_number() over unit_rater as judgement_rank,
         count(value_code) over unit_rater as n_values,
         count(*) over unit_rater as n_judgements
-    from judgements
+    from keyed_judgements
     window unit_rater as (
-        partition by source, scope, rating_kind, question, unit_key, rater_key
+        partition by unit_id, rater_id
         -- the judgements with a value first, earliest first
         order by value_code is null, judgement_order
         rows between unbounded preceding and unbounded following
@@ -41,14 +35,8 @@ ranked_judgements as (
 final as (
 
     select
-        source,
-        scope,
-        rating_kind,
-        question,
-        unit_key,
-        rater_key,
-        dialogue_key,
-        movie_id,
+        unit_id,
+        rater_id,
         value_code,
         case when value_code is not null then judgement_order end as first_judgement_order,
         n_values,

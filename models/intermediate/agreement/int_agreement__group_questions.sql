@@ -9,6 +9,12 @@ first_judgements as (
 
 ),
 
+judged_units as (
+
+    select * from {{ ref('int_agreement__judged_units') }}
+
+),
+
 questions as (
 
     select * from {{ ref('int_agreement__questions') }}
@@ -38,13 +44,9 @@ rater_questions as (
         raters.is_excluded,
         count(first_judgements.value_code) > 0 as gave_a_value
     from first_judgements
-    inner join questions
-        on
-            first_judgements.source = questions.source
-            and first_judgements.scope = questions.scope
-            and first_judgements.rating_kind = questions.rating_kind
-            and first_judgements.question = questions.question
-    inner join raters on first_judgements.rater_key = raters.rater_key
+    inner join judged_units on first_judgements.unit_id = judged_units.unit_id
+    inner join questions on judged_units.question_id = questions.question_id
+    inner join raters on first_judgements.rater_id = raters.rater_id
     group by questions.question_id, questions.source, questions.scope, raters.rater_id, raters.is_excluded
 
 ),

@@ -3,9 +3,9 @@
 -- from the `judgement_questions` seed; K is the number of its labels that are values.
 with
 
-first_judgements as (
+judgements as (
 
-    select * from {{ ref('int_agreement__first_judgements') }}
+    select * from {{ ref('int_agreement__judgements') }}
 
 ),
 
@@ -28,7 +28,7 @@ scoped_questions as (
         scope,
         rating_kind,
         question
-    from first_judgements
+    from judgements
 
 ),
 

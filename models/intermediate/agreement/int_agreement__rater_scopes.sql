@@ -17,9 +17,21 @@ first_judgements as (
 
 ),
 
+judged_units as (
+
+    select * from {{ ref('int_agreement__judged_units') }}
+
+),
+
 questions as (
 
     select * from {{ ref('int_agreement__questions') }}
+
+),
+
+raters as (
+
+    select * from {{ ref('int_agreement__raters') }}
 
 ),
 
@@ -39,25 +51,22 @@ label_sets_with_unsure as (
 first_answers as (
 
     select
-        first_judgements.source,
-        first_judgements.scope,
-        first_judgements.rater_key,
-        count(distinct first_judgements.dialogue_key) as n_items,
+        questions.source,
+        questions.scope,
+        raters.rater_key,
+        count(distinct judged_units.dialogue_key) as n_items,
         count(*) filter (where judgement_labels.is_unsure) as n_unsure,
         count(*) filter (where label_sets_with_unsure.label_set is not null) as n_answers_that_could_be_unsure
     from first_judgements
-    inner join questions
-        on
-            first_judgements.source = questions.source
-            and first_judgements.scope = questions.scope
-            and first_judgements.rating_kind = questions.rating_kind
-            and first_judgements.question = questions.question
+    inner join judged_units on first_judgements.unit_id = judged_units.unit_id
+    inner join questions on judged_units.question_id = questions.question_id
+    inner join raters on first_judgements.rater_id = raters.rater_id
     inner join judgement_labels
         on
             questions.label_set = judgement_labels.label_set
             and first_judgements.value_code = judgement_labels.value_code
     left join label_sets_with_unsure on questions.label_set = label_sets_with_unsure.label_set
-    group by first_judgements.source, first_judgements.scope, first_judgements.rater_key
+    group by questions.source, questions.scope, raters.rater_key
 
 ),
 

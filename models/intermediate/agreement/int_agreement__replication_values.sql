@@ -1,9 +1,9 @@
 -- The values `replication_agreement` compares, one row per value: two sets of judgements of the
 -- same units (replication a and b). The sources declare theirs (`int_<source>__replications`,
 -- listed in `mart_feeders('replications')`), one value per rater and unit (the first); any
--- source's repeats come from the judgements feed: a rater's later judgements of a unit (`repeat`)
--- against the first (`first`), the unit being the (unit, rater). Missing values and excluded
--- raters are left out, as in every agreement figure.
+-- source's repeats come from the judgements feed (`int_agreement__repeats`): a rater's later
+-- judgements of a unit (`repeat`) against the first (`first`), the unit being the (unit,
+-- rater). Missing values and excluded raters are left out, as in every agreement figure.
 with
 
 declared as (
@@ -12,17 +12,9 @@ declared as (
 
 ),
 
-judgements as (
+repeats as (
 
-    select * from {{ ref('int_agreement__judgements') }}
-    where value_code is not null
-
-),
-
-first_judgements as (
-
-    select * from {{ ref('int_agreement__first_judgements') }}
-    where n_values >= 2
+    select * from {{ ref('int_agreement__repeats') }}
 
 ),
 
@@ -82,27 +74,18 @@ declared_values as (
 repeat_values as (
 
     select
-        judgements.source,
-        judgements.scope,
-        judgements.rating_kind,
-        judgements.question,
-        judgements.unit_key || ':' || judgements.rater_key as unit_key,
-        judgements.rater_key,
+        questions.source,
+        questions.scope,
+        questions.rating_kind,
+        questions.question,
+        repeats.unit_key || ':' || repeats.rater_key as unit_key,
+        repeats.rater_key,
         'first' as replication_a,
         'repeat' as replication_b,
-        case
-            when judgements.judgement_order = first_judgements.first_judgement_order then 'first' else 'repeat'
-        end as replication,
-        judgements.value_code
-    from judgements
-    inner join first_judgements
-        on
-            judgements.source = first_judgements.source
-            and judgements.scope = first_judgements.scope
-            and judgements.rating_kind = first_judgements.rating_kind
-            and judgements.question = first_judgements.question
-            and judgements.unit_key = first_judgements.unit_key
-            and judgements.rater_key = first_judgements.rater_key
+        case when repeats.is_first then 'first' else 'repeat' end as replication,
+        repeats.value_code
+    from repeats
+    inner join questions on repeats.question_id = questions.question_id
 
 ),
 

@@ -13,6 +13,12 @@ first_judgements as (
 
 ),
 
+judged_units as (
+
+    select * from {{ ref('int_agreement__judged_units') }}
+
+),
+
 questions as (
 
     select * from {{ ref('int_agreement__questions') }}
@@ -33,19 +39,15 @@ dialogue_scores as (
     select
         questions.source,
         questions.scope,
-        first_judgements.dialogue_key,
+        judged_units.dialogue_key,
         questions.question,
         questions.rating_kind,
         avg(first_judgements.value_code) as score
     from first_judgements
-    inner join questions
-        on
-            first_judgements.source = questions.source
-            and first_judgements.scope = questions.scope
-            and first_judgements.rating_kind = questions.rating_kind
-            and first_judgements.question = questions.question
-    inner join raters on first_judgements.rater_key = raters.rater_key
-    group by questions.source, questions.scope, first_judgements.dialogue_key, questions.question, questions.rating_kind
+    inner join judged_units on first_judgements.unit_id = judged_units.unit_id
+    inner join questions on judged_units.question_id = questions.question_id
+    inner join raters on first_judgements.rater_id = raters.rater_id
+    group by questions.source, questions.scope, judged_units.dialogue_key, questions.question, questions.rating_kind
 
 ),
 

@@ -1,5 +1,5 @@
--- One row per unit of a question that several raters judge, numbered: what the agreement models
--- count values of. Counts are over the raters not excluded: their first judgements with a value,
+-- One row per unit of a question that several raters judge: what the agreement models count
+-- values of. Counts are over the raters not excluded: their first judgements with a value,
 -- their repeats and their judgements without a value. The mean and sample SD of the values are
 -- those of their codes, which are the scores of an interval question (`judgement_labels`).
 with
@@ -7,6 +7,12 @@ with
 first_judgements as (
 
     select * from {{ ref('int_agreement__first_judgements') }}
+
+),
+
+judged_units as (
+
+    select * from {{ ref('int_agreement__judged_units') }}
 
 ),
 
@@ -27,41 +33,34 @@ raters as (
 unit_judgements as (
 
     select
-        questions.question_id,
-        first_judgements.unit_key,
-        first_judgements.dialogue_key,
-        first_judgements.movie_id,
+        first_judgements.unit_id,
         count(first_judgements.value_code) as n_values,
         avg(first_judgements.value_code) as mean_value,
         stddev_samp(first_judgements.value_code) as sd_value,
         sum(greatest(first_judgements.n_values - 1, 0)) as n_repeats,
         sum(first_judgements.n_missing) as n_missing
     from first_judgements
-    inner join questions
-        on
-            first_judgements.source = questions.source
-            and first_judgements.scope = questions.scope
-            and first_judgements.rating_kind = questions.rating_kind
-            and first_judgements.question = questions.question
-    inner join raters on first_judgements.rater_key = raters.rater_key
-    group by questions.question_id, first_judgements.unit_key, first_judgements.dialogue_key, first_judgements.movie_id
+    inner join raters on first_judgements.rater_id = raters.rater_id
+    group by first_judgements.unit_id
 
 ),
 
 final as (
 
     select
-        cast(row_number() over (order by question_id, unit_key) as integer) as unit_id,
-        question_id,
-        unit_key,
-        dialogue_key,
-        movie_id,
-        n_values,
-        mean_value,
-        sd_value,
-        cast(n_repeats as bigint) as n_repeats,
-        cast(n_missing as bigint) as n_missing
+        judged_units.unit_id,
+        judged_units.question_id,
+        judged_units.unit_key,
+        judged_units.dialogue_key,
+        judged_units.movie_id,
+        unit_judgements.n_values,
+        unit_judgements.mean_value,
+        unit_judgements.sd_value,
+        cast(unit_judgements.n_repeats as bigint) as n_repeats,
+        cast(unit_judgements.n_missing as bigint) as n_missing
     from unit_judgements
+    inner join judged_units on unit_judgements.unit_id = judged_units.unit_id
+    inner join questions on judged_units.question_id = questions.question_id
 
 )
 

@@ -4,17 +4,16 @@
 -- value after the rater's first of the unit; it is identical when it gives the same value.
 with
 
-judgements as (
+repeats as (
 
-    select * from {{ ref('int_agreement__judgements') }}
-    where value_code is not null
+    select * from {{ ref('int_agreement__repeats') }}
+    where not is_first
 
 ),
 
-first_judgements as (
+questions as (
 
-    select * from {{ ref('int_agreement__first_judgements') }}
-    where n_values > 1
+    select * from {{ ref('int_agreement__questions') }}
 
 ),
 
@@ -25,26 +24,18 @@ raters as (
 
 ),
 
-repeats as (
+rater_repeats as (
 
     select
-        judgements.source,
-        judgements.scope,
-        judgements.rating_kind,
-        judgements.question,
-        judgements.rater_key,
-        judgements.value_code = first_judgements.value_code as is_identical
-    from judgements
-    inner join first_judgements
-        on
-            judgements.source = first_judgements.source
-            and judgements.scope = first_judgements.scope
-            and judgements.rating_kind = first_judgements.rating_kind
-            and judgements.question = first_judgements.question
-            and judgements.unit_key = first_judgements.unit_key
-            and judgements.rater_key = first_judgements.rater_key
-    inner join raters on judgements.rater_key = raters.rater_key
-    where judgements.judgement_order <> first_judgements.first_judgement_order
+        questions.source,
+        questions.scope,
+        questions.rating_kind,
+        questions.question,
+        repeats.rater_key,
+        repeats.value_code = repeats.first_value_code as is_identical
+    from repeats
+    inner join questions on repeats.question_id = questions.question_id
+    inner join raters on repeats.rater_id = raters.rater_id
 
 ),
 
@@ -58,7 +49,7 @@ per_rater as (
         question,
         count(*) as n_repeats,
         count(*) filter (where is_identical) as n_identical
-    from repeats
+    from rater_repeats
     group by rater_key, source, scope, rating_kind, question
 
 ),
