@@ -256,6 +256,22 @@ def test_sample_builds_green(sample_build: BuiltWarehouse) -> None:
     assert "SQL status" not in logged  # the statements themselves only when asked for (below)
 
 
+def test_a_warehouse_of_the_same_name_elsewhere_reuses_the_last_parse(real_duo: Path, tmp_path: Path) -> None:
+    """dbt parses the whole project once per target folder: the dbt child names the database
+    relative to its own folder, so a warehouse of the same name in another folder has the same
+    profile, and its build reuses the last parse (dbt's partial parsing)."""
+    folders = {"DBT_TARGET_PATH": str(tmp_path / "target"), "DBT_LOG_PATH": str(tmp_path / "logs")}
+    for folder in ("first", "second"):
+        db_path = tmp_path / folder / "warehouse.duckdb"
+        db_path.parent.mkdir()
+        run_dwh(["ingest", "--duo", str(real_duo)], db_path, check=True)
+        run_dwh(["build", "--select", "stg_duo__dialogues"], db_path, check=True, env_overrides=folders)
+        assert query(db_path, "select count(*) from staging.stg_duo__dialogues") == [(455,)]
+    logged = (tmp_path / "logs" / "dbt.log").read_text(encoding="utf-8")
+    assert logged.count("Unable to do partial parsing") == 1, logged  # the first build's: nothing saved yet
+    assert "profile has changed" not in logged
+
+
 def test_build_passes_dbt_selection_and_flags_through(real_duo: Path, tmp_path: Path) -> None:
     """`dwh build --select …` builds only the selection, still staged and published atomically."""
     db_path = tmp_path / "warehouse.duckdb"
