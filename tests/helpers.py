@@ -52,6 +52,26 @@ def default_target() -> Path:
     return Path(os.environ.get("DBT_TARGET_PATH") or PROJECT_ROOT / "target")
 
 
+def dbt_folders(root: Path) -> dict[str, str]:
+    """dbt's target and log folders for one test's builds, under `root`, apart from every other
+    build's. The target starts with the worker's last parse (`partial_parse.msgpack`), so a build of
+    a warehouse named as the last one was (`warehouse.duckdb`) need not parse the whole project."""
+    target = root / "target"
+    target.mkdir(parents=True, exist_ok=True)
+    last_parse = default_target() / "partial_parse.msgpack"
+    if last_parse.exists():
+        shutil.copyfile(last_parse, target / last_parse.name)
+    return {"DBT_TARGET_PATH": str(target), "DBT_LOG_PATH": str(root / "logs")}
+
+
+def keep_parse(target: Path) -> None:
+    """Hand a build's parse to the worker's default target when it has none yet (see dbt_folders)."""
+    parse, kept = target / "partial_parse.msgpack", default_target() / "partial_parse.msgpack"
+    if parse.exists() and not kept.exists():
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(parse, kept)
+
+
 def warned_or_failed_tests(target_path: Path | None = None) -> dict[str, str]:
     """The data and unit tests of the last `dwh build` that warned, failed or errored, by name, with
     their status: read from dbt's `run_results.json` as `dwh build` reads it, not from the console."""
@@ -108,12 +128,13 @@ def ingest_and_build(root: Path, ingest_args: list[str], build_env: dict[str, st
     `root/warehouse.duckdb`, with dbt's target and log folders of its own (no other build overwrites
     them); a build that does not pass fails the session's tests that need it, with everything dbt said."""
     db_path = root / "warehouse.duckdb"
-    target, logs = root / "target", root / "logs"
-    env = {"DBT_TARGET_PATH": str(target), "DBT_LOG_PATH": str(logs)}
+    env = dbt_folders(root)
+    target, logs = Path(env["DBT_TARGET_PATH"]), Path(env["DBT_LOG_PATH"])
     run_dwh(["ingest", *ingest_args], db_path, check=True, env_overrides=env)
     built = run_dwh(["build"], db_path, env_overrides={**env, **(build_env or {})})
     if built.returncode != 0:
         raise AssertionError(f"dwh build failed\n{built.stdout[-20000:]}\n{built.stderr}")
+    keep_parse(target)
     not_passed = warned_or_failed_tests(target)
     warned = {name: failing_rows(db_path, name, target) for name, status in not_passed.items() if status == "warn"}
     return BuiltWarehouse(db_path, built.stdout, target, logs / "dbt.log", not_passed, warned, build_env or {})

@@ -10,7 +10,7 @@ import duckdb
 import pytest
 
 from dwh.sample.redial import write_redial_sample
-from tests.helpers import BuiltWarehouse, run_dwh
+from tests.helpers import BuiltWarehouse, dbt_folders, run_dwh
 
 pytestmark = pytest.mark.slow  # dbt builds
 
@@ -26,7 +26,7 @@ def reloaded(small_sample_build: BuiltWarehouse, tmp_path_factory: pytest.TempPa
     second, db_path = root / "second", small_sample_build.copy_to(root)
     write_redial_sample(second, seed=7, n_train=60, n_test=20)
     full = small_sample_build
-    target = {"DBT_TARGET_PATH": str(root / "target")}
+    target = dbt_folders(root)
     run_dwh(["ingest", "--redial", str(second / "redial" / "redial_dataset.zip")], db_path, check=True)
     incremental = run_dwh(["build"], db_path, check=True, env_overrides=target)
     run_results = json.loads((root / "target" / "run_results.json").read_text())
@@ -34,9 +34,7 @@ def reloaded(small_sample_build: BuiltWarehouse, tmp_path_factory: pytest.TempPa
     # not reference.duckdb: DuckDB would name its catalog `reference`, like the seeds' schema
     reference = root / "full_build.duckdb"
     shutil.copyfile(db_path, reference)
-    rebuilt = run_dwh(
-        ["build", "--full"], reference, check=True, env_overrides={"DBT_TARGET_PATH": str(root / "target-reference")}
-    )
+    rebuilt = run_dwh(["build", "--full"], reference, check=True, env_overrides=dbt_folders(root / "reference"))
     again = run_dwh(["build"], db_path, check=True, env_overrides=target)
     return {
         "db": db_path,
