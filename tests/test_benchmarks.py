@@ -322,3 +322,12 @@ def test_every_model_benchmarks_md_names_exists() -> None:
     named |= set(re.findall(r"\bmarts\.([a-z_]+)", text))
     assert named, "BENCHMARKS.md names no model: the check would check nothing"
     assert sorted(named - models) == []
+
+
+def test_benchmarks_md_names_no_commit() -> None:
+    """BENCHMARKS.md says what holds now; which commit measured what is git's to tell
+    (`git log -p BENCHMARKS.md`), so its prose names no commit hash."""
+    text = (PROJECT_ROOT / "BENCHMARKS.md").read_text(encoding="utf-8")
+    hex_words = re.findall(r"\b[0-9a-f]{7,40}\b", text)
+    commits = [word for word in hex_words if re.search(r"[a-f]", word) and re.search(r"[0-9]", word)]
+    assert commits == []
