@@ -57,9 +57,9 @@ def dbt_folders(root: Path) -> dict[str, str]:
     build's. The target starts with the worker's last parse (`partial_parse.msgpack`), so a build of
     a warehouse named as the last one was (`warehouse.duckdb`) need not parse the whole project."""
     target = root / "target"
-    target.mkdir(parents=True, exist_ok=True)
     last_parse = default_target() / "partial_parse.msgpack"
     if last_parse.exists():
+        target.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(last_parse, target / last_parse.name)
     return {"DBT_TARGET_PATH": str(target), "DBT_LOG_PATH": str(root / "logs")}
 
