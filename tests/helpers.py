@@ -53,23 +53,8 @@ def default_target() -> Path:
 
 
 def dbt_folders(root: Path) -> dict[str, str]:
-    """dbt's target and log folders for one test's builds, under `root`, apart from every other
-    build's. The target starts with the worker's last parse (`partial_parse.msgpack`), so a build of
-    a warehouse named as the last one was (`warehouse.duckdb`) need not parse the whole project."""
-    target = root / "target"
-    last_parse = default_target() / "partial_parse.msgpack"
-    if last_parse.exists():
-        target.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(last_parse, target / last_parse.name)
-    return {"DBT_TARGET_PATH": str(target), "DBT_LOG_PATH": str(root / "logs")}
-
-
-def keep_parse(target: Path) -> None:
-    """Hand a build's parse to the worker's default target when it has none yet (see dbt_folders)."""
-    parse, kept = target / "partial_parse.msgpack", default_target() / "partial_parse.msgpack"
-    if parse.exists() and not kept.exists():
-        kept.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(parse, kept)
+    """dbt's target and log folders for one test's builds, under `root`, apart from every other build's."""
+    return {"DBT_TARGET_PATH": str(root / "target"), "DBT_LOG_PATH": str(root / "logs")}
 
 
 def warned_or_failed_tests(target_path: Path | None = None) -> dict[str, str]:
@@ -134,7 +119,6 @@ def ingest_and_build(root: Path, ingest_args: list[str], build_env: dict[str, st
     built = run_dwh(["build"], db_path, env_overrides={**env, **(build_env or {})})
     if built.returncode != 0:
         raise AssertionError(f"dwh build failed\n{built.stdout[-20000:]}\n{built.stderr}")
-    keep_parse(target)
     not_passed = warned_or_failed_tests(target)
     warned = {name: failing_rows(db_path, name, target) for name, status in not_passed.items() if status == "warn"}
     return BuiltWarehouse(db_path, built.stdout, target, logs / "dbt.log", not_passed, warned, build_env or {})

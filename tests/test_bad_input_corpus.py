@@ -44,7 +44,7 @@ from dwh.sample.dices import write_dices_sample
 from dwh.sample.duo import write_duo_sample
 from dwh.sample.redial import CONVERSATION_391, generate_conversations
 from ingest.dices_columns import COLUMNS_350
-from tests.helpers import PROJECT_ROOT, failing_rows, run_dwh, selecting, warned_or_failed_tests
+from tests.helpers import PROJECT_ROOT, dbt_folders, failing_rows, run_dwh, selecting, warned_or_failed_tests
 
 pytestmark = pytest.mark.slow  # each case runs the command line; some build
 
@@ -649,8 +649,7 @@ def test_a_stopped_build_takes_its_dbt_child_with_it(
     env = {
         **os.environ,
         "DWH_DB_PATH": str(db_path),
-        "DBT_TARGET_PATH": str(tmp_path / "target"),
-        "DBT_LOG_PATH": str(tmp_path / "logs"),
+        **dbt_folders(tmp_path),
     }
     env.pop("DWH_DEBUG", None)
     stderr_path = tmp_path / "stderr.txt"  # a file, not a pipe: an orphan holding a pipe would hide itself
@@ -744,8 +743,7 @@ def test_ctrl_c_at_any_moment_exits_130_with_one_line(
     env = {
         **os.environ,
         "DWH_DB_PATH": str(db_path),
-        "DBT_TARGET_PATH": str(tmp_path / "target"),
-        "DBT_LOG_PATH": str(tmp_path / "logs"),
+        **dbt_folders(tmp_path),
     }
     env.pop("DWH_DEBUG", None)
     # its own process group, as a shell's foreground job: Ctrl-C reaches dwh and its dbt child alike
@@ -1020,11 +1018,6 @@ def checksum(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def own_dbt_folders(root: Path) -> dict[str, str]:
-    """dbt's target and log folders of one test's builds, away from the project's target/."""
-    return {"DBT_TARGET_PATH": str(root / "target"), "DBT_LOG_PATH": str(root / "logs")}
-
-
 def the_one_error(completed: subprocess.CompletedProcess) -> str:
     """The single line a refused command printed (ingest's `landing …` progress lines aside)."""
     lines = [line for line in completed.stderr.splitlines() if not line.startswith("landing ")]
@@ -1076,7 +1069,7 @@ def small_built(small_loaded: Path, tmp_path_factory: pytest.TempPathFactory) ->
     root = tmp_path_factory.mktemp("issue36-built")
     db_path = root / "warehouse.duckdb"
     shutil.copyfile(small_loaded, db_path)
-    run_dwh(["build"], db_path, check=True, env_overrides=own_dbt_folders(root))
+    run_dwh(["build"], db_path, check=True, env_overrides=dbt_folders(root))
     return db_path
 
 
@@ -1168,7 +1161,7 @@ def build_killed_mid_run(small_loaded: Path, tmp_path_factory: pytest.TempPathFa
     root = tmp_path_factory.mktemp("issue36-killed")
     db_path = copy_of(small_loaded, root)
     before = checksum(db_path)
-    folders = own_dbt_folders(root)
+    folders = dbt_folders(root)
     env = {**os.environ, "DWH_DB_PATH": str(db_path), **folders}
     env.pop("DWH_DEBUG", None)
     with open(root / "stdout.txt", "w") as stdout, open(root / "stderr.txt", "w") as stderr:
@@ -1249,7 +1242,7 @@ def test_issue36_bug3_a_build_that_is_no_real_build_is_refused(
 ) -> None:
     db_path = copy_of(small_built, tmp_path)
     before = checksum(db_path)
-    completed = run_dwh(["build", *args], db_path, env_overrides=own_dbt_folders(tmp_path))
+    completed = run_dwh(["build", *args], db_path, env_overrides=dbt_folders(tmp_path))
     assert the_one_error(completed) == f"dwh: error: {answer}"
     assert checksum(db_path) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["warehouse.duckdb"]  # nothing locked or copied
@@ -1261,7 +1254,7 @@ def test_issue36_bug3_load_reconciliation_fails_on_an_empty_mart_over_landed_rec
     """Plain dbt's `--empty` builds load_reconciliation with zero rows while raw.ingest_files lists
     every landed file: the build fails, naming the files."""
     db_path = copy_of(small_built, tmp_path)
-    env = {**os.environ, "DWH_DB_PATH": str(db_path), **own_dbt_folders(tmp_path)}
+    env = {**os.environ, "DWH_DB_PATH": str(db_path), **dbt_folders(tmp_path)}
     dbt = Path(sys.executable).parent / "dbt"
     completed = subprocess.run(
         [str(dbt), "build", "--empty", "--select", "load_reconciliation+", "--profiles-dir", str(PROJECT_ROOT)],
@@ -1466,7 +1459,7 @@ def build_of_release_faults(tmp_path_factory: pytest.TempPathFactory) -> tuple[P
     redial = _seeker_and_recommender_one_worker(root / "redial-input")
     db_path = root / "warehouse.duckdb"
     run_dwh(["ingest", "--dices", str(dices), "--redial", str(redial)], db_path, check=True)
-    built = run_dwh(["build"], db_path, env_overrides=own_dbt_folders(root))
+    built = run_dwh(["build"], db_path, env_overrides=dbt_folders(root))
     assert built.returncode == 1 and "Traceback" not in built.stderr, built.stderr
     return db_path, built.stdout, root / "target", repeated_row
 
@@ -1850,7 +1843,7 @@ def test_issue36_gap4_a_build_that_is_no_real_tested_build_is_refused(
 ) -> None:
     db_path = copy_of(small_built, tmp_path)
     before = checksum(db_path)
-    completed = run_dwh(["build", *args], db_path, env_overrides={**own_dbt_folders(tmp_path), **env})
+    completed = run_dwh(["build", *args], db_path, env_overrides={**dbt_folders(tmp_path), **env})
     assert the_one_error(completed) == f"dwh: error: {answer}"
     assert checksum(db_path) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["warehouse.duckdb"]  # nothing locked or copied

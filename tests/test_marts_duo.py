@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import BuiltWarehouse, failing_rows, query, run_dwh, selecting, warned_or_failed_tests
+from tests.helpers import BuiltWarehouse, dbt_folders, failing_rows, query, run_dwh, selecting, warned_or_failed_tests
 
 pytestmark = pytest.mark.slow  # dbt builds
 
@@ -260,7 +260,7 @@ def test_a_warehouse_of_the_same_name_elsewhere_reuses_the_last_parse(real_duo: 
     """dbt parses the whole project once per target folder: the dbt child names the database
     relative to its own folder, so a warehouse of the same name in another folder has the same
     profile, and its build reuses the last parse (dbt's partial parsing)."""
-    folders = {"DBT_TARGET_PATH": str(tmp_path / "target"), "DBT_LOG_PATH": str(tmp_path / "logs")}
+    folders = dbt_folders(tmp_path)
     for folder in ("first", "second"):
         db_path = tmp_path / folder / "warehouse.duckdb"
         db_path.parent.mkdir()

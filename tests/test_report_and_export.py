@@ -16,7 +16,7 @@ import pytest
 
 from dwh import export as export_module
 from tests.browser import visit
-from tests.helpers import PROJECT_ROOT, BuiltWarehouse, run_dwh
+from tests.helpers import PROJECT_ROOT, BuiltWarehouse, dbt_folders, run_dwh
 
 pytestmark = pytest.mark.slow  # a built warehouse
 
@@ -143,8 +143,7 @@ def test_the_static_docs_page_opens_offline_in_chromium(sample_warehouse: Path, 
     env = {
         **os.environ,
         "DWH_DB_PATH": str(sample_warehouse),
-        "DBT_TARGET_PATH": str(tmp_path / "target"),
-        "DBT_LOG_PATH": str(tmp_path / "logs"),
+        **dbt_folders(tmp_path),
     }
     dbt = Path(sys.executable).parent / "dbt"
     generated = subprocess.run(
