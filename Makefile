@@ -7,7 +7,7 @@ SAMPLE_DIR := data/sample
 # sqlfluff's dbt templater compiles the project against a scratch database, never the warehouse
 LINT_DB := $(CURDIR)/target/lint.duckdb
 
-.PHONY: install demo test pytest-all test-fast pytest-fast unit-tests-dbt lint lint-python docs bench bench-large clean browser
+.PHONY: install demo test test-explore pytest-all test-fast pytest-fast unit-tests-dbt lint lint-python docs bench bench-large clean browser
 
 install: $(VENV)/.installed
 
@@ -33,6 +33,11 @@ test: install browser
 
 pytest-all: install
 	$(BIN)/python -m pytest -n 2 --dist loadfile --durations=10
+
+# The property tests with fresh random examples, shrunk when they fail (make test runs them derandomized:
+# the same examples each run). A failure here is a finding: keep its case as an @example.
+test-explore: install
+	HYPOTHESIS_PROFILE=explore $(BIN)/python -m pytest -n 2 --dist loadfile -q tests/test_agreement_marts.py tests/test_agreement_reference_selfcheck.py tests/test_ingest_properties.py tests/test_unique_test.py
 
 # Before each commit, the quick part: the tests that need no dbt build (pytest -m "not slow and not
 # browser"; markers in pyproject.toml), dbt's unit tests on an empty scratch warehouse, and ruff.

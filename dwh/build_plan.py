@@ -26,10 +26,8 @@ PROJECT_PARTS = (
     "macros",
     "seeds",
     "tests_dbt",
-    # the maths the agreement models' Python runs
-    "dwh/agreement_maths.py",
-    "dwh/agreement_monte_carlo.py",
-    "dwh/agreement_replications.py",
+    # the statistics the agreement models' Python runs
+    "agreement_core",
 )
 # the bookkeeping tables (dbt source `ingest`) change with every load, whatever it loaded
 BOOKKEEPING_SOURCE = "ingest"

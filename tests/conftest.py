@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import Phase, settings
 
 from dwh.sample.dices import write_dices_sample
 from dwh.sample.duo import write_duo_sample
@@ -26,6 +27,16 @@ from tests.helpers import (
     run_dwh,
     sample_ingest_args,
 )
+
+# Property tests run derandomized by default (`make test`, CI): the same examples on every run, a
+# bounded number of them and no shrinking, so that the suite passes or fails the same way each time.
+# `make test-explore` searches with fresh random examples (and shrinks what fails): there a failure
+# is a finding to keep as an `@example`, not a red main.
+settings.register_profile(
+    "repeatable", derandomize=True, database=None, phases=[Phase.explicit, Phase.reuse, Phase.generate]
+)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 
 @pytest.fixture(scope="session", autouse=True)

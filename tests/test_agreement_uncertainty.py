@@ -4,7 +4,7 @@ and the deterministic figures beside them against independent numpy / scipy code
 Monte Carlo figures cannot equal another program's to 1e-9, so these tests check what they promise:
 the same seed gives the same figures; another seed gives figures within their Monte Carlo error; with
 no group effect the permutation p-values are uniform, with a planted one they are small; the
-bootstrap interval covers the population's α about 95% of the time. Most run `dwh.agreement_maths`
+bootstrap interval covers the population's α about 95% of the time. Most run `agreement_core`
 directly on generated numpy arrays (fast); the last ones read one built sample warehouse.
 """
 
@@ -17,12 +17,13 @@ import pytest
 import scipy.stats
 from krippendorff import alpha as package_alpha
 
-from dwh import agreement_maths as maths
-from dwh import agreement_monte_carlo as monte_carlo
+from agreement_core import maths, resampling
+from agreement_core.group_figures import QuestionValues, as_result, question_rows, questions_of
+from agreement_core.settings import MonteCarloSettings
 from tests import agreement_reference as reference
 from tests.helpers import BuiltWarehouse
 
-NOMINAL_3 = 1.0 - np.eye(3)
+NOMINAL_3 = maths.label_distances(np.arange(3), "nominal")
 TOLERANCE = 1e-9
 
 
@@ -51,8 +52,7 @@ def ratings_without_group_effect(rng: np.random.Generator, n_raters: int, n_unit
 def test_alpha_and_xrr_equal_the_independent_code(level: str) -> None:
     rng = np.random.default_rng(7)
     codes = np.arange(1, 6)
-    differences = codes[:, None] - codes[None, :]
-    distances = (differences != 0) * 1.0 if level == "nominal" else differences**2.0
+    metric = maths.label_distances(codes, level)
     compared = 0
     for _ in range(40):
         n_raters, n_units = rng.integers(2, 9), rng.integers(1, 12)
@@ -60,7 +60,7 @@ def test_alpha_and_xrr_equal_the_independent_code(level: str) -> None:
         values[rng.random(values.shape) < 0.3] = -1
         counts = one_hot(values, 5)
         data = np.where(values >= 0, values + 1.0, np.nan)
-        ours = maths.krippendorff_alpha(counts.sum(axis=1), distances)
+        ours = maths.krippendorff_alpha(counts.sum(axis=1), metric).alpha
         pairable = any(len(unit) >= 2 for unit in unit_values(values))
         expected = reference.package_alpha(data, reference_question(list(codes), level)) if pairable else None
         if expected is None:
@@ -71,7 +71,7 @@ def test_alpha_and_xrr_equal_the_independent_code(level: str) -> None:
             assert abs(ours - package_alpha(reliability_data=data, level_of_measurement=level)) <= TOLERANCE
         half = n_raters // 2
         x, y = counts[:, :half].sum(axis=1), counts[:, half:].sum(axis=1)
-        ours_xrr = maths.cross_reliability(x, y, distances)
+        ours_xrr = maths.cross_reliability(x, y, metric)
         expected_xrr = reference.cross_replication_reliability(
             unit_values(values[:half]), unit_values(values[half:]), reference_question(list(codes), level)
         )
@@ -87,7 +87,7 @@ def test_alpha_and_xrr_equal_the_independent_code(level: str) -> None:
 def test_benjamini_hochberg_equals_scipy() -> None:
     rng = np.random.default_rng(3)
     p_values = np.concatenate([rng.random(30) ** 3, [np.nan, 1.0, 1.0]])
-    q_values = maths.benjamini_hochberg(p_values)
+    q_values = resampling.benjamini_hochberg(p_values)
     present = ~np.isnan(p_values)
     assert np.isnan(q_values[~present]).all()
     assert np.allclose(q_values[present], scipy.stats.false_discovery_control(p_values[present]), atol=1e-12)
@@ -98,10 +98,14 @@ def test_benjamini_hochberg_equals_scipy() -> None:
 
 
 def permutation_test(values: np.ndarray, groups: np.ndarray, seed: int, n_permutations: int = 200):
-    counts = one_hot(values, 3)
-    return maths.group_permutation_test(
-        counts, groups, np.zeros(counts.shape[::2]), NOMINAL_3, maths.generator(seed, "test"), n_permutations
-    )
+    """GRASP's test of the groups (one number per rater) of a raters × units matrix of label numbers."""
+    raters, units = np.nonzero(values >= 0)
+    labels = values[raters, units]
+    rater_values = resampling.RaterValues(labels, raters, units, groups, n_labels=3, n_units=values.shape[1])
+    all_counts = maths.one_hot_counts(units, labels, values.shape[1], 3)
+    observed = maths.group_figures(rater_values.group_counts(groups[None, :])[:, 0], all_counts, NOMINAL_3)
+    rng = resampling.generator(seed, "test")
+    return resampling.group_permutation_test(observed, rater_values, all_counts, NOMINAL_3, rng, n_permutations)
 
 
 def test_the_same_seed_gives_identical_figures_and_another_seed_figures_within_their_error() -> None:
@@ -119,7 +123,8 @@ def test_the_same_seed_gives_identical_figures_and_another_seed_figures_within_t
     group_counts = one_hot(values, 3)
     by_group = np.stack([group_counts[:, groups == g].sum(axis=1) for g in range(4)], axis=1)
     intervals = [
-        maths.bootstrap_alpha_interval(by_group, NOMINAL_3, maths.generator(seed, "draws"), 1000) for seed in (5, 5, 6)
+        resampling.bootstrap_alpha_interval(by_group, NOMINAL_3, resampling.generator(seed, "draws"), 1000)
+        for seed in (5, 5, 6)
     ]
     assert all(np.array_equal(a, b) for a, b in zip(intervals[0], intervals[1]))
     width = intervals[0][1] - intervals[0][0]
@@ -172,12 +177,12 @@ def test_the_bootstrap_interval_covers_the_populations_alpha_about_95_percent_of
     undercoverage at 150 units (it ignores the skew of α's sampling distribution)."""
     rng = np.random.default_rng(5)
     population = one_hot(ratings_without_group_effect(rng, 6, 20_000), 3).sum(axis=1)
-    population_alpha = float(maths.krippendorff_alpha(population, NOMINAL_3))
+    population_alpha = float(maths.krippendorff_alpha(population, NOMINAL_3).alpha)
     covered = 0
     for sample in range(200):
         units = rng.integers(0, population.shape[1], 150)
-        low, high = maths.bootstrap_alpha_interval(
-            population[:, None, units], NOMINAL_3, maths.generator(sample, "coverage"), 400
+        low, high = resampling.bootstrap_alpha_interval(
+            population[:, None, units], NOMINAL_3, resampling.generator(sample, "coverage"), 400
         )
         assert low[0] <= high[0]
         covered += low[0] <= population_alpha <= high[0]
@@ -201,9 +206,12 @@ def frame(con: duckdb.DuckDBPyConnection, sql: str) -> pd.DataFrame:
 def test_the_marts_monte_carlo_columns_keep_their_promises(sample_warehouse: duckdb.DuckDBPyConnection) -> None:
     agreement = frame(sample_warehouse, "select * from marts.agreement")
     with_interval = agreement[agreement["alpha_ci_low"].notna()]
-    # the default questions: every DUO and ReDial one, and DICES's Q_overall
+    # by default every question of every source: every α of ≥ 10 units has its interval, every group's GAI its p and q
     assert set(with_interval["source"]) == {"duo", "redial", "dices"}
-    assert set(with_interval.loc[with_interval["source"] == "dices", "question"]) == {"Q_overall"}
+    counted = agreement[agreement["alpha"].notna() & (agreement["n_units"] >= 10)]
+    assert len(counted) and counted["alpha_ci_low"].notna().all()
+    group_gai = agreement[agreement["gai"].notna() & (agreement["group_dimension"] != "all")]
+    assert len(group_gai) and group_gai[["gai_p", "gai_q"]].notna().all().all()
     assert (with_interval["alpha_ci_low"] <= with_interval["alpha_ci_high"]).all()
     assert with_interval["alpha"].notna().all()
     tested = agreement[agreement["gai_p"].notna()]
@@ -215,19 +223,26 @@ def test_the_marts_monte_carlo_columns_keep_their_promises(sample_warehouse: duc
     assert agreement.loc[agreement["group_dimension"] == "all", ["alpha_p", "xrr_p", "gai_p"]].isna().all().all()
 
 
+MONTE_CARLO_COLUMNS = ["question_id", "group_id", "alpha_ci_low", "alpha_ci_high", "alpha_p", "xrr_p", "gai_p", "gai_q"]
+
+
 def rerun_monte_carlo(con: duckdb.DuckDBPyConnection, seed: int) -> pd.DataFrame:
-    """The Monte Carlo model's computation again, on the built warehouse's own tables."""
-    questions = frame(con, "select * from intermediate.int_agreement__questions")
-    settings = monte_carlo.Settings(seed, 1000, 1000, ("dices/350/Q_overall",))
-    figures = monte_carlo.monte_carlo_figures(
-        values=frame(con, "select * from intermediate.int_agreement__values"),
-        units=frame(con, "select unit_id, question_id from intermediate.int_agreement__units"),
-        questions=questions,
-        groups=frame(con, "select * from intermediate.int_agreement__rater_groups"),
-        distances=frame(con, "select * from intermediate.int_agreement__value_distances"),
-        settings=settings,
+    """`int_agreement__group_figures`' computation of DICES 350's Q_overall again, on the built
+    warehouse's own tables: its Monte Carlo columns."""
+    questions = questions_of(
+        frame(con, "select * from intermediate.int_agreement__questions"),
+        frame(con, "select * from reference.judgement_labels"),
     )
-    return figures.sort_values(["question_id", "group_id"]).reset_index(drop=True)
+    (question,) = [q for q in questions.values() if q.name == ("dices", "350", "safety", "Q_overall")]
+    values = frame(
+        con,
+        f"""select v.* from intermediate.int_agreement__values v join intermediate.int_agreement__units u
+            using (unit_id) where u.question_id = {question.question_id}""",
+    )
+    groups = frame(con, "select group_id, group_dimension, rater_id from intermediate.int_agreement__rater_groups")
+    settings = MonteCarloSettings(True, seed, 1000, 1000, ("*",))
+    figures = as_result([question_rows(QuestionValues.of(question, values), groups, settings)])
+    return figures[MONTE_CARLO_COLUMNS].sort_values(["question_id", "group_id"]).reset_index(drop=True)
 
 
 def test_the_same_seed_rebuilds_the_marts_figures_and_another_seed_stays_within_their_error(
@@ -235,7 +250,7 @@ def test_the_same_seed_rebuilds_the_marts_figures_and_another_seed_stays_within_
 ) -> None:
     built = frame(
         sample_warehouse,
-        """select m.* from intermediate.int_agreement__monte_carlo m
+        f"""select {", ".join(f"m.{c}" for c in MONTE_CARLO_COLUMNS)} from intermediate.int_agreement__group_figures m
            join intermediate.int_agreement__questions q using (question_id)
            where q.source = 'dices' and q.scope = '350' and q.question = 'Q_overall'
            order by question_id, group_id""",

@@ -1,8 +1,8 @@
 """The two-sided p-values of `score_correlations`' Pearson r and Spearman ρ, one row per pair of
 scores: Student's t with n − 2 degrees of freedom, as scipy.stats.pearsonr / spearmanr give them
-(`dwh.agreement_maths.correlation_p_value`). DuckDB has no t distribution, hence Python."""
+(`agreement_core.maths.correlation_p_value`). DuckDB has no t distribution, hence Python."""
 
-from dwh.agreement_maths import correlation_p_value
+from agreement_core.maths import correlation_p_value
 
 PAIR = ["source", "scope", "question_a", "rating_kind_a", "question_b", "rating_kind_b"]
 

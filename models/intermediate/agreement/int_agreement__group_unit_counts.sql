@@ -1,6 +1,6 @@
 -- For each rater group and each unit where the group gave a value: every value given there,
 -- with how many of the group's raters gave it and how many raters outside the group did. The
--- counts every group figure (α, xRR, entropy, plurality) is computed from. The group `all`
+-- counts the groups' distributions, entropy and plurality share are computed from. The group `all`
 -- holds every rater, so no one is outside it.
 with
 

@@ -1,9 +1,7 @@
--- One row per (rater group, unit where the group gave a value): the sums the group's figures
--- are built from. Distances are summed over ordered pairs of values (δ from
--- `int_agreement__value_distances`): `within_group_distance` over pairs of the group's own values
--- (Krippendorff's observed disagreement on the unit), `cross_distance` over pairs of one of the
--- group's values and one of an outsider's (xRR's). Entropy and plurality share describe the
--- group's own values on the unit.
+-- One row per (rater group, unit where the group gave a value): how many values the group and
+-- the raters outside it gave there, and the entropy and plurality share of the group's own
+-- values on the unit (`agreement` averages them per group; `rating_distributions` reads the
+-- group `all`'s).
 with
 
 group_unit_counts as (
@@ -15,36 +13,6 @@ group_unit_counts as (
 units as (
 
     select * from {{ ref('int_agreement__units') }}
-
-),
-
-value_distances as (
-
-    select * from {{ ref('int_agreement__value_distances') }}
-
-),
-
-value_pairs as (
-
-    select
-        value_a.group_id,
-        value_a.unit_id,
-        sum(value_a.n_in_group * value_b.n_in_group * value_distances.distance) as within_group_distance,
-        sum(value_a.n_in_group * value_b.n_outside_group * value_distances.distance) as cross_distance
-    from group_unit_counts as value_a
-    inner join group_unit_counts as value_b
-        on
-            value_a.group_id = value_b.group_id
-            and value_a.unit_id = value_b.unit_id
-    inner join units on value_a.unit_id = units.unit_id
-    inner join value_distances
-        on
-            units.question_id = value_distances.question_id
-            and value_a.value_code = value_distances.value_a
-            and value_b.value_code = value_distances.value_b
-    -- a value no rater of the group gave adds nothing to either sum (every group's unit has one)
-    where value_a.n_in_group > 0
-    group by value_a.group_id, value_a.unit_id
 
 ),
 
@@ -88,16 +56,10 @@ final as (
         units.question_id,
         group_values.n_in_group,
         group_values.n_outside_group,
-        value_pairs.within_group_distance,
-        value_pairs.cross_distance,
         value_entropies.entropy + 0.0 as entropy,  -- + 0.0: a unanimous unit has entropy 0, not -0
         group_values.n_plurality / group_values.n_in_group as plurality_share
     from group_values
     inner join units on group_values.unit_id = units.unit_id
-    inner join value_pairs
-        on
-            group_values.group_id = value_pairs.group_id
-            and group_values.unit_id = value_pairs.unit_id
     inner join value_entropies
         on
             group_values.group_id = value_entropies.group_id

@@ -106,7 +106,7 @@ final as (
         replication_values.replication_a,
         replication_values.replication_b,
         questions.level_of_measurement,
-        -- the question whose δ (`int_agreement__value_distances`) compares the values
+        -- the question whose δ (its level of measurement) compares the values
         questions.question_id,
         replication_values.unit_key,
         replication_values.replication = replication_values.replication_a as is_replication_a,

@@ -1,12 +1,19 @@
--- How much raters agree, one row per (source, scope, rating kind, question, rater group): α,
--- xRR and GAI (`int_agreement__group_figures`) with their Monte Carlo uncertainty
--- (`int_agreement__monte_carlo`: α's bootstrap interval, permutation p-values, GAI's q-value).
--- Definitions: WAREHOUSE_CONTRACT.md, "Agreement and disagreement marts".
+-- How much raters agree, one row per (source, scope, rating kind, question, rater group): every
+-- group of the scope for every question of it (`int_agreement__group_questions`, with its rater
+-- counts), with α, xRR, GAI and their Monte Carlo uncertainty where the group gave values
+-- (`int_agreement__group_figures`), and the concentration of its values
+-- (`int_agreement__group_units`). Definitions: docs/AGREEMENT.md, "Definitions".
 with
 
 questions as (
 
     select * from {{ ref('int_agreement__questions') }}
+
+),
+
+group_questions as (
+
+    select * from {{ ref('int_agreement__group_questions') }}
 
 ),
 
@@ -16,9 +23,18 @@ group_figures as (
 
 ),
 
-monte_carlo as (
+-- negentropy and plurality share, averaged over the units where the group gave ≥ 2 values
+group_concentration as (
 
-    select * from {{ ref('int_agreement__monte_carlo') }}
+    select
+        group_units.group_id,
+        group_units.question_id,
+        avg(ln(questions.n_labels) - group_units.entropy) as mean_negentropy,
+        avg(group_units.plurality_share) as mean_plurality_share
+    from {{ ref('int_agreement__group_units') }} as group_units
+    inner join questions on group_units.question_id = questions.question_id
+    where group_units.n_in_group >= 2
+    group by group_units.group_id, group_units.question_id
 
 ),
 
@@ -43,34 +59,38 @@ final as (
         rater_groups.group_value,
         questions.level_of_measurement,
         questions.n_labels,
-        group_figures.n_raters,
-        group_figures.n_excluded_raters,
-        group_figures.n_units,
-        group_figures.n_values,
+        group_questions.n_raters,
+        group_questions.n_excluded_raters,
+        coalesce(group_figures.n_units, 0) as n_units,
+        coalesce(group_figures.n_values, 0) as n_values,
         group_figures.observed_disagreement,
         group_figures.expected_disagreement,
         group_figures.alpha,
-        monte_carlo.alpha_ci_low,
-        monte_carlo.alpha_ci_high,
-        group_figures.n_xrr_units,
+        group_figures.alpha_ci_low,
+        group_figures.alpha_ci_high,
+        coalesce(group_figures.n_xrr_units, 0) as n_xrr_units,
         group_figures.xrr_observed_disagreement,
         group_figures.xrr_expected_disagreement,
         group_figures.xrr,
         group_figures.gai,
-        monte_carlo.alpha_p,
-        monte_carlo.xrr_p,
-        monte_carlo.gai_p,
-        monte_carlo.gai_q,
-        group_figures.n_units as n_units_2plus,
-        group_figures.mean_negentropy,
-        group_figures.mean_plurality_share
-    from group_figures
-    inner join questions on group_figures.question_id = questions.question_id
-    inner join rater_groups on group_figures.group_id = rater_groups.group_id
-    left join monte_carlo
+        group_figures.alpha_p,
+        group_figures.xrr_p,
+        group_figures.gai_p,
+        group_figures.gai_q,
+        coalesce(group_figures.n_units, 0) as n_units_2plus,
+        group_concentration.mean_negentropy,
+        group_concentration.mean_plurality_share
+    from group_questions
+    inner join questions on group_questions.question_id = questions.question_id
+    inner join rater_groups on group_questions.group_id = rater_groups.group_id
+    left join group_figures
         on
-            group_figures.question_id = monte_carlo.question_id
-            and group_figures.group_id = monte_carlo.group_id
+            group_questions.question_id = group_figures.question_id
+            and group_questions.group_id = group_figures.group_id
+    left join group_concentration
+        on
+            group_questions.question_id = group_concentration.question_id
+            and group_questions.group_id = group_concentration.group_id
 
 )
 

@@ -1,6 +1,6 @@
 """The figures of the `replication_agreement` mart: xRR between two sets of judgements of the same
 units, with its 95% percentile bootstrap interval over those units. Run by the dbt Python model
-`int_agreement__replication_figures`; the formulas are `dwh.agreement_maths`'."""
+`int_agreement__replication_figures`; xRR is `agreement_core.maths`', as for the rater groups."""
 
 from collections.abc import Iterator
 
@@ -8,7 +8,8 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from dwh import agreement_maths as maths
+from agreement_core import maths, resampling
+from agreement_core.group_figures import Question
 
 COMPARISON = ["source", "scope", "question", "replication_a", "replication_b"]
 COLUMNS = {
@@ -36,32 +37,22 @@ def comparison_counts(values: pd.DataFrame, codes: np.ndarray) -> tuple[np.ndarr
 
 
 def comparison_row(
-    values: pd.DataFrame, name: list[str], distances: pd.DataFrame, seed: int, n_bootstrap: int | None
+    values: pd.DataFrame, name: list[str], question: Question, seed: int, n_bootstrap: int | None
 ) -> dict:
     """xRR of one comparison, with its bootstrap interval (none when n_bootstrap is None)."""
-    codes = np.sort(distances["value_a"].unique())
-    delta = np.zeros((len(codes), len(codes)))
-    delta[np.searchsorted(codes, distances["value_a"]), np.searchsorted(codes, distances["value_b"])] = distances[
-        "distance"
-    ]
-    counts_a, counts_b = comparison_counts(values, codes)
-    figures = maths.cross_reliability(counts_a, counts_b, delta)
+    counts_a, counts_b = comparison_counts(values, question.codes)
+    figures = maths.cross_reliability(counts_a, counts_b, question.metric)
     low = high = np.nan
     if n_bootstrap and counts_a.shape[1] > 0 and not np.isnan(figures.xrr):
-        patterns = maths.UnitPatterns.of(np.stack([counts_a, counts_b], axis=1))
-
-        def xrr_of_draws(weights: np.ndarray) -> np.ndarray:
-            return maths.cross_reliability(patterns.counts[:, None, 0], patterns.counts[:, None, 1], delta, weights).xrr
-
-        draws = maths.bootstrap_draws(xrr_of_draws, patterns, maths.generator(seed, *name, "replication"), n_bootstrap)
-        low, high = maths.percentile_interval(draws[:, None])
+        rng = resampling.generator(seed, *name, "replication")
+        low, high = resampling.bootstrap_xrr_interval(counts_a, counts_b, question.metric, rng, n_bootstrap)
     return {
         "n_units": int(figures.n_units),
         "observed_disagreement": float(figures.observed_disagreement),
         "expected_disagreement": float(figures.expected_disagreement),
         "xrr": float(figures.xrr),
-        "xrr_ci_low": float(np.asarray(low).ravel()[0]),
-        "xrr_ci_high": float(np.asarray(high).ravel()[0]),
+        "xrr_ci_low": low,
+        "xrr_ci_high": high,
     }
 
 
@@ -81,23 +72,18 @@ def comparisons_of(values: duckdb.DuckDBPyRelation) -> Iterator[tuple[tuple, pd.
 
 
 def replication_figures(
-    comparisons: Iterator[tuple[tuple, pd.DataFrame]], distances: pd.DataFrame, seed: int, n_bootstrap: int | None
+    comparisons: Iterator[tuple[tuple, pd.DataFrame]],
+    questions: dict[int, Question],
+    seed: int,
+    n_bootstrap: int | None,
 ) -> pd.DataFrame:
     """One row per comparison (`comparisons_of`): its key (source, scope, question, replication_a,
     replication_b, level_of_measurement) and its values (question_id, unit_key, is_replication_a,
-    value_code); `distances` (question_id, value_a, value_b, distance) gives δ of the comparison's
-    first question."""
+    value_code); δ is that of the comparison's first question (`questions` by id)."""
     rows = []
     for key, of_comparison in comparisons:
         name = dict(zip([*COMPARISON, "level_of_measurement"], key, strict=True))
-        question_id = of_comparison["question_id"].min()
-        of_question = distances[distances["question_id"] == question_id]
-        rows.append(
-            {
-                **name,
-                **comparison_row(
-                    of_comparison, [name[column] for column in COMPARISON], of_question, seed, n_bootstrap
-                ),
-            }
-        )
+        question = questions[int(of_comparison["question_id"].min())]
+        figures = comparison_row(of_comparison, [name[column] for column in COMPARISON], question, seed, n_bootstrap)
+        rows.append({**name, **figures})
     return pd.DataFrame(rows, columns=list(COLUMNS)).astype(COLUMNS)

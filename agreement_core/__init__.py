@@ -1,0 +1,4 @@
+"""The agreement statistics of the warehouse, apart from the `dwh` command: each figure written once
+(`maths`), its Monte Carlo (`resampling`), the per-question figures of `agreement`
+(`group_figures`), the replications' xRR (`replications`) and the vars they follow (`settings`).
+The dbt Python models import this package; it imports nothing from `dwh` or `ingest`."""

@@ -1,0 +1,236 @@
+"""The agreement figures, each written once: Krippendorff's α, xRR (cross-replication
+reliability) and GAI from value counts, the label distances δ of each level of measurement, and
+the p-value of a correlation. Vectorised with numpy;
+the row's figure and every bootstrap draw and permutation of it come from these functions
+(definitions: docs/AGREEMENT.md, "Definitions").
+
+Counts are arrays `(labels, ..., units)`: how many values of each label a set of raters gave on
+each unit; the axes between are groups, permutations or bootstrap draws (labels first and units
+last: numpy is fast over long contiguous axes and slow over a short last one). `metric` is δ,
+the distance between two labels (`label_distances`). `unit_weights`
+`(..., units)` say how often each unit counts: 1 for the figure itself, the number of times a
+bootstrap draw picked it otherwise. Figures that cannot be computed are NaN.
+
+Sums of counts are integers held exactly in float64; nothing goes through BLAS.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+Array = np.ndarray
+# below this, xRR is 0 and GAI = α ÷ xRR is float noise
+XRR_ZERO = 1e-12
+# Krippendorff's levels of measurement, as the `krippendorff` package names them
+LEVELS = ("nominal", "ordinal", "interval", "ratio")
+
+
+@dataclass(frozen=True)
+class Metric:
+    """δ of a question: the `(labels, labels)` distance between two of its labels, with the level
+    of measurement and the label codes it comes from. Ordinal δ depends on how often each label was
+    given (`given`): until then `distances` is None; after, `(labels, labels, ...)` with the axes of
+    the totals it came from (groups, draws, …)."""
+
+    level: str
+    codes: Array
+    distances: Array | None
+
+    def given(self, label_totals: Array) -> "Metric":
+        """δ for values whose label totals are `label_totals` `(labels, ...)`: ordinal's rank
+        distance (Σ_{g=c}^{k} n_g − (n_c + n_k) / 2)² for labels c ≤ k in the codes' order; the
+        other levels' δ does not depend on them."""
+        if self.level != "ordinal":
+            return self
+        cumulative = np.cumsum(label_totals, axis=0)
+        # Σ_{g=c}^{k} n_g − (n_c + n_k)/2 = N_k − N_c + (n_c − n_k)/2, N the cumulative totals
+        spread = (cumulative[None, :] - cumulative[:, None]) + (label_totals[:, None] - label_totals[None, :]) / 2
+        return Metric(level=self.level, codes=self.codes, distances=spread**2)
+
+
+def label_distances(codes: Array, level: str) -> Metric:
+    """δ between every two labels of a question, Krippendorff's metric for its level: nominal 0 for
+    the same label and 1 otherwise; interval (c − k)²; ratio ((c − k) / (c + k))²; ordinal from
+    the labels' totals (`Metric.given`)."""
+    codes = np.asarray(codes, dtype=float)
+    first, second = codes[:, None], codes[None, :]
+    if level == "nominal":
+        distances = (first != second).astype(float)
+    elif level == "interval":
+        distances = (first - second) ** 2
+    elif level == "ratio":
+        with np.errstate(divide="ignore", invalid="ignore"):
+            distances = np.where(first + second == 0, 0.0, ((first - second) / (first + second)) ** 2)
+    elif level == "ordinal":
+        distances = None
+    else:
+        raise ValueError(f"level of measurement {level!r} is not one of {', '.join(LEVELS)}")
+    return Metric(level=level, codes=codes, distances=distances)
+
+
+def _label_sum(counts: Array, weights: Array) -> Array:
+    """Σ_c w_c · counts_c over the label axis (0), slab by slab."""
+    return sum(weight * counts[label] for label, weight in enumerate(weights))
+
+
+def _quadratic(counts_a: Array, metric: Metric, counts_b: Array) -> Array:
+    """Σ_c Σ_k a_c δ_ck b_k over the label axis (0): the summed distance of every (a, b) pair of values.
+    Nominal and interval δ by their textbook identities, a few sums over labels rather than a
+    product per pair of labels: nominal Σ_{c≠k} a_c b_k = A·B − Σ_c a_c b_c; interval
+    Σ a_c b_k (c − k)² = A·Σ_k b_k k² + B·Σ_c a_c c² − 2 (Σ_c a_c c)(Σ_k b_k k), with A = Σ_c a_c
+    and B = Σ_k b_k. Other levels: a loop over the pairs of labels, whole slabs at a time."""
+    if metric.level == "nominal":
+        return counts_a.sum(axis=0) * counts_b.sum(axis=0) - (counts_a * counts_b).sum(axis=0)
+    if metric.level == "interval":
+        ones, codes, squares = np.ones_like(metric.codes), metric.codes, metric.codes**2
+        return (
+            _label_sum(counts_a, ones) * _label_sum(counts_b, squares)
+            + _label_sum(counts_b, ones) * _label_sum(counts_a, squares)
+            - 2 * _label_sum(counts_a, codes) * _label_sum(counts_b, codes)
+        )
+    total = np.zeros(np.broadcast_shapes(counts_a.shape[1:], counts_b.shape[1:]))
+    distances = metric.distances
+    # a δ per group or draw (ordinal) applies to every unit of it
+    extra_axes = max(counts_a.ndim, counts_b.ndim) - 1 - (distances.ndim - 2)
+    for label_a, label_b in zip(*np.nonzero(distances.reshape(*distances.shape[:2], -1).any(axis=-1))):
+        weight = distances[label_a, label_b].reshape(distances.shape[2:] + (1,) * extra_axes)
+        total = total + weight * counts_a[label_a] * counts_b[label_b]
+    return total
+
+
+def _weights(unit_weights: Array | None, n_units: int) -> Array:
+    return np.ones(n_units) if unit_weights is None else np.asarray(unit_weights, dtype=float)
+
+
+@dataclass
+class Reliability:
+    """Krippendorff's α with what it is made of: the pairable units (≥ 2 values) and their values,
+    the observed and the expected disagreement (NaN with fewer than 2 pairable values)."""
+
+    n_units: Array
+    n_values: Array
+    observed_disagreement: Array
+    expected_disagreement: Array
+    alpha: Array
+
+
+def krippendorff_alpha(counts: Array, metric: Metric, unit_weights: Array | None = None) -> Reliability:
+    """α = 1 − D_o / D_e over the pairable units (≥ 2 values); α NaN with < 2 pairable values or D_e = 0."""
+    counts = np.asarray(counts, dtype=float)
+    weights = _weights(unit_weights, counts.shape[-1])
+    n_unit = counts.sum(axis=0)
+    pairable = n_unit >= 2
+    counted = weights * pairable
+    n_values = (counted * n_unit).sum(axis=-1)
+    label_totals = (counted * counts).sum(axis=-1)
+    metric = metric.given(label_totals)
+    within = _quadratic(counts, metric, counts)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        per_pairing = np.where(pairable, within / np.where(pairable, n_unit - 1, 1), 0.0)
+        observed = (counted * per_pairing).sum(axis=-1) / n_values
+        expected = _quadratic(label_totals, metric, label_totals) / (n_values * (n_values - 1))
+        alpha = 1 - observed / expected
+    computable = n_values >= 2
+    return Reliability(
+        n_units=counted.sum(axis=-1),
+        n_values=n_values,
+        observed_disagreement=np.where(computable, observed, np.nan),
+        expected_disagreement=np.where(computable, expected, np.nan),
+        alpha=np.where(computable & (expected > 0), alpha, np.nan),
+    )
+
+
+@dataclass
+class CrossReliability:
+    """xRR between two sets of values on the units both gave values to, with its two disagreements."""
+
+    n_units: Array
+    observed_disagreement: Array
+    expected_disagreement: Array
+    xrr: Array
+
+
+def cross_reliability(
+    counts_x: Array, counts_y: Array, metric: Metric, unit_weights: Array | None = None
+) -> CrossReliability:
+    """xRR (Wong, Paritosh & Aroyo 2021) of X with Y: 1 − d_o / d_e. d_o averages each shared unit's
+    mean (x, y) distance weighted by its |X_u| + |Y_u| values; d_e pairs all of X's values with all
+    of Y's on the shared units. NaN without shared units or with d_e = 0."""
+    counts_x = np.asarray(counts_x, dtype=float)
+    counts_y = np.asarray(counts_y, dtype=float)
+    weights = _weights(unit_weights, counts_x.shape[-1])
+    n_x, n_y = counts_x.sum(axis=0), counts_y.sum(axis=0)
+    shared = (n_x >= 1) & (n_y >= 1)
+    counted = weights * shared
+    totals_x = (counted * counts_x).sum(axis=-1)
+    totals_y = (counted * counts_y).sum(axis=-1)
+    metric = metric.given(totals_x + totals_y)  # ordinal: the ranks of X's and Y's values together
+    cross = _quadratic(counts_x, metric, counts_y)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean_cross = np.where(shared, cross / np.where(shared, n_x * n_y, 1), 0.0)
+        n_shared_values = (counted * (n_x + n_y)).sum(axis=-1)
+        observed = (counted * mean_cross * (n_x + n_y)).sum(axis=-1) / n_shared_values
+        expected = _quadratic(totals_x, metric, totals_y) / (totals_x.sum(axis=0) * totals_y.sum(axis=0))
+        xrr = np.where(expected > 0, 1 - observed / expected, np.nan)
+    n_units = counted.sum(axis=-1)
+    no_units = n_units == 0
+    return CrossReliability(
+        n_units=n_units,
+        observed_disagreement=np.where(no_units, np.nan, observed),
+        expected_disagreement=np.where(no_units, np.nan, expected),
+        xrr=np.where(no_units, np.nan, xrr),
+    )
+
+
+def group_association_index(alpha: Array, xrr: Array) -> Array:
+    """GAI = α ÷ xRR; NaN where either is NaN or xRR is 0 within float noise."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(np.abs(xrr) >= XRR_ZERO, alpha / xrr, np.nan)
+
+
+@dataclass
+class GroupFigures:
+    """Each group's α among its own values, its xRR with every rater outside it, and GAI."""
+
+    reliability: Reliability
+    cross: CrossReliability
+    gai: Array
+
+    @property
+    def alpha(self) -> Array:
+        return self.reliability.alpha
+
+    @property
+    def xrr(self) -> Array:
+        return self.cross.xrr
+
+
+def group_figures(
+    group_counts: Array, all_counts: Array, metric: Metric, unit_weights: Array | None = None
+) -> GroupFigures:
+    """α of each group's own values, its xRR with every rater outside it (all values − the group's)
+    and GAI. `group_counts` `(labels, ..., groups, units)`, `all_counts` `(labels, units)`."""
+    reliability = krippendorff_alpha(group_counts, metric, unit_weights)
+    outside = all_counts.reshape(all_counts.shape[0], *[1] * (group_counts.ndim - 2), -1) - group_counts
+    cross = cross_reliability(group_counts, outside, metric, unit_weights)
+    return GroupFigures(reliability=reliability, cross=cross, gai=group_association_index(reliability.alpha, cross.xrr))
+
+
+def one_hot_counts(unit_index: Array, label_index: Array, n_units: int, n_labels: int) -> Array:
+    """`(labels, units)` counts of values given as (unit number, label number) pairs."""
+    flat = np.bincount(np.asarray(label_index) * n_units + np.asarray(unit_index), minlength=n_labels * n_units)
+    return flat.reshape(n_labels, n_units).astype(float)
+
+
+def correlation_p_value(r: Array, n: Array) -> Array:
+    """Two-sided p of a correlation r over n pairs from Student's t with n − 2 degrees of freedom, as
+    scipy.stats.pearsonr and spearmanr give it: t = r √((n − 2) / (1 − r²)); NaN below 3 pairs."""
+    from scipy.stats import t as student_t
+
+    r = np.asarray(r, dtype=float)
+    n = np.asarray(n, dtype=float)
+    degrees = n - 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        statistic = np.abs(r) * np.sqrt(degrees / ((1 - r) * (1 + r)))
+        p_value = 2 * student_t.sf(statistic, np.where(degrees >= 1, degrees, 1))
+    return np.where((degrees >= 1) & ~np.isnan(r), np.minimum(p_value, 1.0), np.nan)

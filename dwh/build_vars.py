@@ -1,0 +1,59 @@
+"""The dbt vars of a build, checked before anything is locked or copied: the project's defaults
+(dbt_project.yml) with `--vars` over them, read as dbt reads them (YAML). A var of the agreement
+figures that cannot be used is one line naming it and what to give, not a traceback from dbt."""
+
+import csv
+from pathlib import Path
+
+import yaml
+
+from agreement_core.settings import VARS, MonteCarloSettings, SettingsError
+from ingest.errors import DwhError
+from ingest.settings import PROJECT_ROOT
+
+
+def given_vars(dbt_args: list[str]) -> dict:
+    """The vars `--vars` gives (the last one given, as dbt takes it), or none."""
+    given: object = {}
+    for position, arg in enumerate(dbt_args):
+        if arg == "--vars" and position + 1 < len(dbt_args):
+            given = _parsed(dbt_args[position + 1])
+        elif arg.startswith("--vars="):
+            given = _parsed(arg.split("=", 1)[1])
+    if not isinstance(given, dict):
+        raise DwhError(f"--vars: {given!r} is not a mapping of var names to values, e.g. '{{agreement_seed: 7}}'")
+    return given
+
+
+def _parsed(text: str) -> object:
+    try:
+        return yaml.safe_load(text) or {}
+    except yaml.YAMLError as error:
+        first_line = str(error).splitlines()[0]
+        raise DwhError(f"--vars: {text!r} is not YAML ({first_line}); e.g. '{{agreement_seed: 7}}'") from None
+
+
+def project_vars(root: Path = PROJECT_ROOT) -> dict:
+    return yaml.safe_load((root / "dbt_project.yml").read_text())["vars"]
+
+
+def seeded_questions(root: Path = PROJECT_ROOT) -> list[tuple[str, str]]:
+    with (root / "seeds" / "judgement_questions.csv").open(newline="") as seed:
+        return [(row["source"], row["question"]) for row in csv.DictReader(seed)]
+
+
+def refuse_unusable_agreement_vars(dbt_args: list[str]) -> None:
+    """One line for an agreement var dbt would take but the figures cannot use: a seed below 0, draws
+    below 1, not a whole number, or a question pattern that matches no question of the seed."""
+    values = {**project_vars(), **given_vars(dbt_args)}
+    try:
+        settings = MonteCarloSettings.from_vars({name: values.get(name) for name in VARS})
+    except SettingsError as error:
+        raise DwhError(f"{error}; give it with --vars or in dbt_project.yml") from None
+    unmatched = settings.unmatched(seeded_questions())
+    if unmatched:
+        raise DwhError(
+            f"var agreement_monte_carlo_questions: {', '.join(map(repr, unmatched))} matches no question of "
+            "seeds/judgement_questions.csv ('<source>/<scope>/<question>', names as in marts.ratings.question, "
+            "case counts); fix the pattern or use ['*']"
+        )

@@ -1,0 +1,113 @@
+"""`agreement_core` on its own: a package apart from the `dwh` command, its vars checked with one
+line each, its ratio level equal to the `krippendorff` package, and the per-group counts of the
+permutation test equal to counting each group's values one by one."""
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from krippendorff import alpha as package_alpha
+
+from agreement_core import maths, resampling
+from agreement_core.settings import MonteCarloSettings, SettingsError
+from dwh.build_vars import refuse_unusable_agreement_vars
+from ingest.errors import DwhError
+
+DEFAULTS = {
+    "agreement_seed": 20240601,
+    "agreement_bootstrap": 1000,
+    "agreement_permutations": 1000,
+    "agreement_monte_carlo": True,
+    "agreement_monte_carlo_questions": ["*"],
+}
+
+
+def test_the_package_imports_nothing_of_the_command() -> None:
+    code = (
+        "import sys, agreement_core.group_figures, agreement_core.replications, agreement_core.settings;"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dwh', 'ingest')))"
+    )
+    imported = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert imported.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    ("var", "value", "message"),
+    [
+        ("agreement_seed", -1, "var agreement_seed: -1 is not a whole number of at least 0"),
+        ("agreement_seed", "abc", "var agreement_seed: 'abc' is not a whole number of at least 0"),
+        ("agreement_seed", True, "var agreement_seed: True is not a whole number of at least 0"),
+        ("agreement_bootstrap", 0, "var agreement_bootstrap: 0 is not a whole number of at least 1"),
+        ("agreement_permutations", 2.5, "var agreement_permutations: 2.5 is not a whole number of at least 1"),
+        ("agreement_monte_carlo", "maybe", "var agreement_monte_carlo: 'maybe' is not true or false"),
+        ("agreement_monte_carlo_questions", [], "var agreement_monte_carlo_questions: give a non-empty list"),
+    ],
+)
+def test_a_var_the_figures_cannot_use_is_named(var: str, value: object, message: str) -> None:
+    with pytest.raises(SettingsError, match="^" + message.replace("(", r"\(").replace("[", r"\[")):
+        MonteCarloSettings.from_vars({**DEFAULTS, var: value})
+
+
+def test_vars_as_dbt_hands_them_to_a_python_model() -> None:
+    """A Python model's config holds the vars as text; a list given on the command line is text too."""
+    settings = MonteCarloSettings.from_vars(
+        {
+            **DEFAULTS,
+            "agreement_seed": "7",
+            "agreement_monte_carlo": "False",
+            "agreement_monte_carlo_questions": "['duo/*/*']",
+        }
+    )
+    assert (settings.seed, settings.enabled, settings.questions) == (7, False, ("duo/*/*",))
+    assert not settings.wants("duo", "en:ed", "empathy")  # the Monte Carlo is off
+
+
+def test_a_pattern_that_matches_no_question_is_refused_before_the_build() -> None:
+    questions = [("dices", "Q_overall"), ("duo", "empathy")]
+    settings = MonteCarloSettings.from_vars(
+        {**DEFAULTS, "agreement_monte_carlo_questions": ["dices/*/Q_Overall", "duo/*", "*/350/*"]}
+    )
+    assert settings.unmatched(questions) == ["dices/*/Q_Overall"]
+    with pytest.raises(DwhError, match="'dices/\\*/Q_Overall' matches no question of seeds/judgement_questions.csv"):
+        refuse_unusable_agreement_vars(["--vars", "{agreement_monte_carlo_questions: ['dices/*/Q_Overall']}"])
+    with pytest.raises(DwhError, match="^--vars: .* is not YAML"):
+        refuse_unusable_agreement_vars(["--vars={agreement_seed: [}"])
+    refuse_unusable_agreement_vars(["--vars", "{agreement_monte_carlo_questions: ['dices/*/Q_overall']}"])
+
+
+@pytest.mark.parametrize("level", ["ordinal", "ratio"])
+def test_ordinal_and_ratio_alpha_equal_the_package(level: str) -> None:
+    """The two levels the warehouse's own questions do not use (nominal and interval: test_agreement_uncertainty.py)."""
+    rng = np.random.default_rng(4)
+    codes = np.array([1.0, 2.0, 4.0, 8.0])
+    metric = maths.label_distances(codes, level)
+    for _ in range(20):
+        values = rng.integers(0, 4, size=(5, 12))
+        values[rng.random(values.shape) < 0.25] = -1
+        raters, units = np.nonzero(values >= 0)
+        counts = maths.one_hot_counts(units, values[raters, units], 12, 4)
+        data = np.where(values >= 0, codes[np.maximum(values, 0)], np.nan)
+        ours = maths.krippendorff_alpha(counts, metric).alpha
+        assert abs(ours - package_alpha(reliability_data=data, level_of_measurement=level)) <= 1e-9
+        # the same figure for every group of a stack and every bootstrap weight of one
+        stacked = maths.krippendorff_alpha(
+            np.stack([counts, counts], axis=1)[:, None], metric, np.ones((3, 1, 12))
+        ).alpha
+        assert np.allclose(stacked, ours, atol=1e-12, equal_nan=True)
+
+
+def test_the_permutation_counts_equal_each_groups_values_counted_one_by_one() -> None:
+    rng = np.random.default_rng(8)
+    n_raters, n_units = 9, 7
+    values = rng.integers(-1, 3, size=(n_raters, n_units))
+    raters, units = np.nonzero(values >= 0)
+    groups = np.array([0, 0, 1, 1, 1, 2, 2, 2, 2])
+    rater_values = resampling.RaterValues(values[raters, units], raters, units, groups, n_labels=3, n_units=n_units)
+    shuffled = np.stack([rng.permutation(groups) for _ in range(5)])
+    counted = rater_values.group_counts(shuffled)
+    for permutation, labels in enumerate(shuffled):
+        for group in range(3):
+            members = values[labels == group]
+            expected = np.stack([(members == label).sum(axis=0) for label in range(3)])
+            assert np.array_equal(counted[:, permutation, group], expected)
