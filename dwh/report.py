@@ -15,6 +15,7 @@ import altair as alt
 import duckdb
 
 from dwh.outputs import refuse_non_regular_file, refuse_warehouse_files, replacing, resolved
+from dwh.report_judges import judges_section
 from dwh.report_parts import WIDTH, Section, item_histogram, rows, svg, table
 from dwh.report_uncertainty import dices_groups_beside_grasp, duo_users_vs_annotators, redial_alpha_with_intervals
 from ingest.database import connect_read_only
@@ -367,6 +368,7 @@ SECTION_BUILDERS: list[Callable[[duckdb.DuckDBPyConnection, list[str]], Section 
     duo_section,
     redial_section,
     dices_section,
+    judges_section,
 ]
 
 STYLE = """

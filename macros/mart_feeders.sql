@@ -49,6 +49,12 @@
             ref('int_duo__replications'),
             ref('int_dices__replications'),
         ]) }}
+    {%- elif mart == 'judge_references' -%}
+        {#- the references a judge is compared with that are not a kind of rater (int_judges__reference_values) -#}
+        {{ return([
+            ref('int_redial__judge_references'),
+            ref('int_dices__judge_references'),
+        ]) }}
     {%- else -%}
         {{ exceptions.raise_compiler_error("mart_feeders: no list of feeding models for '" ~ mart ~ "'") }}
     {%- endif -%}

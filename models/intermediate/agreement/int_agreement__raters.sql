@@ -21,6 +21,8 @@ final as (
         cast(row_number() over (order by raters.rater_key) as integer) as rater_id,
         raters.rater_key,
         raters.source,
+        raters.rater_role,
+        raters.annotator_slot,
         raters.gender,
         raters.race,
         raters.age_group,

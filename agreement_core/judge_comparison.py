@@ -1,0 +1,136 @@
+"""Is judge A better than judge B? The rows of `judge_comparison`: for every two judges of a
+question and every reference, each judge's xRR over the units both judged, their difference with
+a paired bootstrap interval (the same resampled units for both) and a paired permutation test
+(each unit's two values swapped with probability ½). xRR, the draws and the p-value are the
+functions the human figures use."""
+
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+
+from agreement_core import maths, resampling
+from agreement_core.judges import JudgeQuestion
+from agreement_core.settings import MonteCarloSettings
+
+COLUMNS = {
+    "judge_a": "string",
+    "judge_b": "string",
+    "question_id": "int32",
+    "reference_dimension": "string",
+    "reference_value": "string",
+    "n_units": "int64",
+    "xrr_a": "float64",
+    "xrr_b": "float64",
+    "xrr_difference": "float64",
+    "xrr_difference_ci_low": "float64",
+    "xrr_difference_ci_high": "float64",
+    "difference_p": "float64",
+}
+
+
+def paired_xrr(
+    counts_a: np.ndarray, counts_b: np.ndarray, references: np.ndarray, metric: maths.Metric, weights: np.ndarray
+) -> tuple[maths.CrossReliability, maths.CrossReliability]:
+    """xRR of A and of B with every reference over the weighted units; `counts_a`, `counts_b`
+    `(labels, ..., 1, units)`, `references` `(labels, references, units)`."""
+    return (
+        maths.cross_reliability(counts_a, references, metric, weights),
+        maths.cross_reliability(counts_b, references, metric, weights),
+    )
+
+
+def difference_interval(
+    counts_a: np.ndarray, counts_b: np.ndarray, references: np.ndarray, metric: maths.Metric, rng, n_draws: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """95% percentile interval of xrr_a − xrr_b per reference, both on the same resampled units."""
+    patterns = resampling.UnitPatterns.of(np.concatenate([counts_a[:, None], counts_b[:, None], references], axis=1))
+
+    def differences(weights: np.ndarray) -> np.ndarray:
+        a, b, refs = patterns.counts[:, None, :1], patterns.counts[:, None, 1:2], patterns.counts[:, None, 2:]
+        with_a, with_b = paired_xrr(a, b, refs, metric, weights[:, None, :])
+        return with_a.xrr - with_b.xrr
+
+    return resampling.percentile_interval(resampling.bootstrap_draws(differences, patterns, rng, n_draws))
+
+
+def difference_p_values(
+    counts_a: np.ndarray,
+    counts_b: np.ndarray,
+    references: np.ndarray,
+    metric: maths.Metric,
+    observed: np.ndarray,
+    rng: np.random.Generator,
+    n_permutations: int,
+) -> np.ndarray:
+    """Two-sided p of xrr_a − xrr_b per reference: each unit's two values swapped with probability ½."""
+    n_units = counts_a.shape[-1]
+    batch = resampling.batch_size(references.size * 2)
+    swaps = rng.random((n_permutations, n_units)) < 0.5
+    nulls = []
+    for start in range(0, n_permutations, batch):
+        swapped = swaps[start : start + batch][None, :, None, :]  # (1, P, 1, U)
+        a = np.where(swapped, counts_b[:, None, None], counts_a[:, None, None])
+        b = np.where(swapped, counts_a[:, None, None], counts_b[:, None, None])
+        with_a, with_b = paired_xrr(a, b, references[:, None], metric, np.ones(n_units))
+        nulls.append(with_a.xrr - with_b.xrr)
+    return resampling.permutation_p_values(observed, np.concatenate(nulls))
+
+
+def pair_rows(task: JudgeQuestion, a: int, b: int, settings: MonteCarloSettings) -> pd.DataFrame:
+    """The rows of judges number a and b, one per reference with units both judged."""
+    both = (task.judge_counts[:, a].sum(axis=0) > 0) & (task.judge_counts[:, b].sum(axis=0) > 0)
+    references = task.stacked()[:, :, both]
+    counts_a, counts_b = task.judge_counts[:, a, both], task.judge_counts[:, b, both]
+    with_a, with_b = paired_xrr(counts_a[:, None], counts_b[:, None], references, task.metric, np.ones(both.sum()))
+    difference = with_a.xrr - with_b.xrr
+    rows = pd.DataFrame(
+        {
+            "judge_a": task.judges[a],
+            "judge_b": task.judges[b],
+            "reference_dimension": [r.dimension for r in task.references],
+            "reference_value": [r.value for r in task.references],
+            "n_units": with_a.n_units.astype(int),
+            "xrr_a": with_a.xrr,
+            "xrr_b": with_b.xrr,
+            "xrr_difference": difference,
+        }
+    )
+    question = task.question
+    if settings.wants(question.source, question.scope, question.question) and both.any():
+        name = (*question.name, task.judges[a], task.judges[b])
+        low, high = difference_interval(
+            counts_a,
+            counts_b,
+            references,
+            task.metric,
+            resampling.generator(settings.seed, *name, "paired bootstrap"),
+            settings.n_bootstrap,
+        )
+        p_values = difference_p_values(
+            counts_a,
+            counts_b,
+            references,
+            task.metric,
+            difference,
+            resampling.generator(settings.seed, *name, "paired permutation"),
+            settings.n_permutations,
+        )
+        no_difference = np.isnan(difference)
+        rows = rows.assign(
+            xrr_difference_ci_low=np.where(no_difference, np.nan, low),
+            xrr_difference_ci_high=np.where(no_difference, np.nan, high),
+            difference_p=p_values,
+        )
+    return rows[rows["n_units"] > 0].assign(question_id=question.question_id)
+
+
+def question_rows(task: JudgeQuestion, settings: MonteCarloSettings) -> list[pd.DataFrame]:
+    """Every ordered pair of the question's judges (judge_a < judge_b, as `task.judges` is sorted)."""
+    return [pair_rows(task, a, b, settings) for a, b in combinations(range(len(task.judges)), 2)]
+
+
+def as_result(rows: list[pd.DataFrame]) -> pd.DataFrame:
+    if not rows:
+        return pd.DataFrame({column: pd.Series(dtype=dtype) for column, dtype in COLUMNS.items()})
+    return pd.concat(rows, ignore_index=True).reindex(columns=list(COLUMNS)).astype(COLUMNS)

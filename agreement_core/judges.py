@@ -1,0 +1,419 @@
+"""How well automatic evaluators (judges) agree with each human perspective on one question: the
+rows of `judge_agreement`. A judge is one more set of judgements on the question's units, and
+every figure is computed by the functions the human figures use: xRR (`maths.cross_reliability`)
+with its bootstrap (`resampling`), the groups' counts and their permutations
+(`resampling.RaterValues`), Benjamini–Hochberg.
+
+A reference is a set of human values on the units: a source's base references (DUO `user` and
+`annotators`, DICES `raters` and `expert`, ReDial `seeker` and `recommender`), each split by the
+agreement's rater groups where its raters have them (DICES's demographics)."""
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import scipy.stats
+
+from agreement_core import maths, resampling
+from agreement_core.group_figures import EVERY_RATER, Question
+from agreement_core.settings import MonteCarloSettings
+
+# a base reference's own row: reference_dimension is its name, reference_value this
+WHOLE_REFERENCE = "all"
+# the human ceiling counts the reference's raters with at least this many units beside the others
+MIN_CEILING_UNITS = 10
+COLUMNS = {
+    "judge": "string",
+    "question_id": "int32",
+    "reference_dimension": "string",
+    "reference_value": "string",
+    "n_units": "int64",
+    "xrr": "float64",
+    "xrr_ci_low": "float64",
+    "xrr_ci_high": "float64",
+    "spearman_rho": "float64",
+    "spearman_p": "float64",
+    "kendall_tau_b": "float64",
+    "kendall_p": "float64",
+    "plurality_agreement": "float64",
+    "member_agreement": "float64",
+    "human_xrr_median": "float64",
+    "n_human_raters": "Int64",
+    "judge_percentile": "float64",
+    "xrr_with_rest": "float64",
+    "alignment": "float64",
+    "alignment_p": "float64",
+    "alignment_q": "float64",
+}
+
+
+@dataclass
+class BaseReference:
+    """A base reference's values on the question's unit axis, one entry per value: label and unit
+    numbers, the rater (−1: none, as DICES's expert) and the ceiling rater (a rater, or DUO's
+    annotator slot) numbered 0..C−1."""
+
+    name: str
+    label_index: np.ndarray
+    unit_index: np.ndarray
+    rater_ids: np.ndarray
+    ceiling_index: np.ndarray
+    n_labels: int
+    n_units: int
+
+    def counts(self, chosen: np.ndarray | slice = slice(None)) -> np.ndarray:
+        """`(labels, units)` of the chosen values (default all)."""
+        return maths.one_hot_counts(self.unit_index[chosen], self.label_index[chosen], self.n_units, self.n_labels)
+
+    def ceiling_xrr(self, chosen: np.ndarray, metric: maths.Metric) -> maths.CrossReliability:
+        """Each ceiling rater's xRR with the chosen values of the others: X the rater's own values,
+        Y the rest, over the units the rater judged (one rater at a time: most judge few units)."""
+        counts = self.counts(chosen)
+        figures = []
+        for rater in np.unique(self.ceiling_index[chosen]):
+            own = chosen & (self.ceiling_index == rater)
+            units = np.unique(self.unit_index[own])
+            x = maths.one_hot_counts(
+                np.searchsorted(units, self.unit_index[own]), self.label_index[own], len(units), self.n_labels
+            )
+            figures.append(maths.cross_reliability(x, counts[:, units] - x, metric))
+        return maths.CrossReliability(
+            *(
+                np.array([getattr(f, name) for f in figures], dtype=float)
+                for name in maths.CrossReliability.__dataclass_fields__
+            )
+        )
+
+    def dimension_values(self, members: pd.DataFrame) -> resampling.RaterValues:
+        """The values of the raters in one dimension's groups (`members`: rater_id, group_number),
+        numbered for GRASP's shuffles of group labels among them."""
+        raters = members.drop_duplicates("rater_id").sort_values("rater_id")
+        rater_ids = raters["rater_id"].to_numpy()
+        position = np.searchsorted(rater_ids, self.rater_ids)
+        in_dimension = (position < len(rater_ids)) & (
+            rater_ids[np.minimum(position, len(rater_ids) - 1)] == self.rater_ids
+        )
+        return resampling.RaterValues(
+            label_index=self.label_index[in_dimension],
+            rater_index=position[in_dimension],
+            unit_index=self.unit_index[in_dimension],
+            rater_groups=raters["group_number"].to_numpy(),
+            n_labels=self.n_labels,
+            n_units=self.n_units,
+        )
+
+
+@dataclass
+class Reference:
+    """Whom a judge is compared with: a base reference (`dimension` its name, `value` "all") or a
+    rater group of one (`base` its base reference, `group_number` its number in the dimension)."""
+
+    dimension: str
+    value: str
+    counts: np.ndarray  # (labels, units)
+    chosen: np.ndarray  # which of the base reference's values are the reference's
+    base: BaseReference
+    group_number: int | None = None
+
+    @property
+    def is_group(self) -> bool:
+        return self.group_number is not None
+
+
+@dataclass
+class JudgeQuestion:
+    """A question's judges and references on one axis of units and one label set: the question's
+    codes, and for interval questions the judges' own values too (a judge may give 3.5)."""
+
+    question: Question
+    judges: np.ndarray
+    judge_counts: np.ndarray  # (labels, judges, units), one value per judge and unit
+    references: list[Reference]
+    dimensions: dict[tuple[str, str], pd.DataFrame]  # (base, dimension) -> members (rater_id, group_number)
+
+    @property
+    def metric(self) -> maths.Metric:
+        return self.question.metric
+
+    def stacked(self, references: list[Reference] | None = None) -> np.ndarray:
+        """`(labels, references, units)`."""
+        return np.stack([reference.counts for reference in references or self.references], axis=1)
+
+
+def label_codes(question: Question, judge_values: pd.DataFrame) -> np.ndarray:
+    """The codes on the question's axis: its labels, and for numbers the judges' values among them."""
+    if question.level in ("interval", "ratio"):
+        return np.union1d(question.codes, judge_values["value"].to_numpy(dtype=float))
+    return question.codes
+
+
+def judge_question(
+    question: Question, references: pd.DataFrame, judge_values: pd.DataFrame, groups: pd.DataFrame
+) -> JudgeQuestion:
+    """`references` (unit_id, rater_id (−1: none), ceiling_rater, reference, value_code),
+    `judge_values` (judge, unit_id, value), `groups` (group_id, group_dimension, group_value, rater_id)."""
+    on_axis = Question(**{**question.__dict__, "codes": label_codes(question, judge_values)})
+    unit_ids = np.union1d(references["unit_id"].to_numpy(), judge_values["unit_id"].to_numpy())
+    judges, judge_index = np.unique(judge_values["judge"].to_numpy(dtype=object), return_inverse=True)
+    judge_counts = np.zeros((len(on_axis.codes), len(judges), len(unit_ids)))
+    judge_counts[
+        np.searchsorted(on_axis.codes, judge_values["value"].to_numpy(dtype=float)),
+        judge_index,
+        np.searchsorted(unit_ids, judge_values["unit_id"].to_numpy()),
+    ] = 1.0
+    built, dimensions = [], {}
+    for name, rows in references.groupby("reference", sort=True):
+        base = base_reference(str(name), on_axis, rows, unit_ids)
+        everything = np.ones(len(base.label_index), dtype=bool)
+        built.append(Reference(base.name, WHOLE_REFERENCE, base.counts(), everything, base))
+        for dimension, members in groups[groups["rater_id"].isin(rows["rater_id"])].groupby("group_dimension"):
+            if dimension == EVERY_RATER:
+                continue
+            members = members.assign(group_number=pd.factorize(members["group_value"], sort=True)[0])
+            dimensions[(base.name, str(dimension))] = members
+            built.extend(group_references(base, str(dimension), members))
+    return JudgeQuestion(on_axis, judges, judge_counts, built, dimensions)
+
+
+def base_reference(name: str, question: Question, rows: pd.DataFrame, unit_ids: np.ndarray) -> BaseReference:
+    ceiling_index = pd.factorize(rows["ceiling_rater"], sort=True)[0]
+    return BaseReference(
+        name=name,
+        label_index=np.searchsorted(question.codes, rows["value_code"].to_numpy(dtype=float)),
+        unit_index=np.searchsorted(unit_ids, rows["unit_id"].to_numpy()),
+        rater_ids=rows["rater_id"].to_numpy(),
+        ceiling_index=ceiling_index,
+        n_labels=len(question.codes),
+        n_units=len(unit_ids),
+    )
+
+
+def group_references(base: BaseReference, dimension: str, members: pd.DataFrame) -> list[Reference]:
+    """One reference per group of the dimension, in group-number order."""
+    references = []
+    for (number, value), of_group in members.groupby(["group_number", "group_value"], sort=True):
+        chosen = np.isin(base.rater_ids, of_group["rater_id"].to_numpy())
+        references.append(Reference(dimension, str(value), base.counts(chosen), chosen, base, int(number)))
+    return references
+
+
+# ------------------------------------------------------------------------------------- figures
+
+
+def cross_with_references(task: JudgeQuestion) -> maths.CrossReliability:
+    """xRR of every judge (X) with every reference (Y): arrays `(judges, references)`."""
+    return maths.cross_reliability(task.judge_counts[:, :, None], task.stacked()[:, None], task.metric)
+
+
+def rest_of(reference: Reference) -> np.ndarray:
+    """The values of the base reference's raters outside a group (none for a base reference)."""
+    return reference.base.counts() - reference.counts if reference.is_group else np.zeros_like(reference.counts)
+
+
+def cross_with_rests(task: JudgeQuestion) -> np.ndarray:
+    """xRR of every judge with every group reference's rest; NaN for base references."""
+    rests = np.stack([rest_of(reference) for reference in task.references], axis=1)
+    xrr = maths.cross_reliability(task.judge_counts[:, :, None], rests[:, None], task.metric).xrr
+    is_group = np.array([reference.is_group for reference in task.references])
+    return np.where(is_group[None, :], xrr, np.nan)
+
+
+def alignment_of(xrr: np.ndarray, xrr_with_rest: np.ndarray) -> np.ndarray:
+    """xRR with the group ÷ xRR with the rest; NaN where the rest's is 0 within float noise."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(np.abs(xrr_with_rest) >= maths.XRR_ZERO, xrr / xrr_with_rest, np.nan)
+
+
+def human_ceiling(task: JudgeQuestion, judge_xrr: np.ndarray) -> pd.DataFrame:
+    """Per reference: each of its raters as X against the reference's others as Y; the median over
+    the raters with ≥ MIN_CEILING_UNITS units, how many, and each judge's percentile among them.
+    Rows `(judges × references)`, judges first. A reference with one value per unit has none."""
+    medians, counts, percentiles = [], [], []
+    for number, reference in enumerate(task.references):
+        if reference.counts.sum(axis=0).max(initial=0) <= 1:
+            medians.append(np.nan), counts.append(pd.NA), percentiles.append(np.full(len(task.judges), np.nan))
+            continue
+        cross = reference.base.ceiling_xrr(reference.chosen, task.metric)
+        kept = cross.xrr[(cross.n_units >= MIN_CEILING_UNITS) & ~np.isnan(cross.xrr)]
+        medians.append(float(np.median(kept)) if kept.size else np.nan)
+        counts.append(int(kept.size))
+        with np.errstate(invalid="ignore"):
+            share_below = (kept[None, :] < judge_xrr[:, number, None]).mean(axis=1) if kept.size else np.nan
+        percentiles.append(np.where(np.isnan(judge_xrr[:, number]), np.nan, share_below))
+    return pd.DataFrame(
+        {
+            "human_xrr_median": np.tile(medians, len(task.judges)),
+            "n_human_raters": pd.array(np.tile(np.array(counts, dtype=object), len(task.judges)), dtype="Int64"),
+            "judge_percentile": np.stack(percentiles, axis=1).ravel(),
+        }
+    )
+
+
+def label_agreement(task: JudgeQuestion) -> tuple[np.ndarray, np.ndarray]:
+    """Nominal questions: per (judge, reference) over the units both have, the share where the
+    judge's value is among the reference's most frequent (ties count), and the mean share of the
+    reference's values equal to the judge's."""
+    references = task.stacked()  # (L, R, U)
+    n_reference = references.sum(axis=0)  # (R, U)
+    judge = task.judge_counts[:, :, None]  # (L, J, 1, U)
+    shared = (judge.sum(axis=0) > 0) & (n_reference[None] > 0)  # (J, R, U)
+    given = (judge * references[:, None]).sum(axis=0)  # the reference's count of the judge's label
+    is_plurality = given >= references.max(axis=0)[None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        n_shared = shared.sum(axis=-1)
+        plurality = np.where(shared, is_plurality, False).sum(axis=-1) / n_shared
+        member = np.where(shared, given / np.where(shared, n_reference[None], 1), 0.0).sum(axis=-1) / n_shared
+    return np.where(n_shared > 0, plurality, np.nan), np.where(n_shared > 0, member, np.nan)
+
+
+def score_correlations(task: JudgeQuestion) -> dict[str, np.ndarray]:
+    """Ordered questions: Spearman's ρ and Kendall's τ-b (scipy's, with their p) between the judge's
+    value and the mean of the reference's values per unit, over the units both have."""
+    codes = task.question.codes
+    shape = (len(task.judges), len(task.references))
+    figures = {name: np.full(shape, np.nan) for name in ("spearman_rho", "spearman_p", "kendall_tau_b", "kendall_p")}
+    judge_value = np.tensordot(codes, task.judge_counts, axes=1)  # (J, U): 0 where no value
+    has_judge = task.judge_counts.sum(axis=0) > 0
+    for number, reference in enumerate(task.references):
+        n_reference = reference.counts.sum(axis=0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            mean_value = np.tensordot(codes, reference.counts, axes=1) / n_reference
+        for judge in range(len(task.judges)):
+            shared = has_judge[judge] & (n_reference > 0)
+            if shared.sum() < 2:
+                continue
+            x, y = judge_value[judge, shared], mean_value[shared]
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # a constant side: scipy warns and gives NaN, as we report it
+                spearman = scipy.stats.spearmanr(x, y)
+                kendall = scipy.stats.kendalltau(x, y, variant="b")
+            figures["spearman_rho"][judge, number], figures["spearman_p"][judge, number] = spearman
+            figures["kendall_tau_b"][judge, number], figures["kendall_p"][judge, number] = kendall
+    return figures
+
+
+# ---------------------------------------------------------------------------------- Monte Carlo
+
+
+def xrr_intervals(task: JudgeQuestion, settings: MonteCarloSettings) -> tuple[np.ndarray, np.ndarray]:
+    """95% percentile bootstrap interval of each (judge, reference) xRR: the judge's units with a
+    reference value, resampled with replacement (the same draws for all of a judge's references)."""
+    shape = (len(task.judges), len(task.references))
+    low, high = np.full(shape, np.nan), np.full(shape, np.nan)
+    references = task.stacked()  # (L, R, U)
+    for judge, name in enumerate(task.judges):
+        units = (task.judge_counts[:, judge].sum(axis=0) > 0) & (references.sum(axis=(0, 1)) > 0)
+        if not units.any():
+            continue
+        stacked = np.concatenate([task.judge_counts[:, [judge]][:, :, units], references[:, :, units]], axis=1)
+        patterns = resampling.UnitPatterns.of(stacked)
+
+        def xrr_of_draws(weights: np.ndarray, patterns: resampling.UnitPatterns = patterns) -> np.ndarray:
+            x, y = patterns.counts[:, None, :1], patterns.counts[:, None, 1:]
+            return maths.cross_reliability(x, y, task.metric, weights[:, None, :]).xrr
+
+        rng = resampling.generator(settings.seed, *task.question.name, name, "judge bootstrap")
+        draws = resampling.bootstrap_draws(xrr_of_draws, patterns, rng, settings.n_bootstrap)
+        low[judge], high[judge] = resampling.percentile_interval(draws)
+    return low, high
+
+
+def alignment_tests(task: JudgeQuestion, settings: MonteCarloSettings) -> tuple[np.ndarray, np.ndarray]:
+    """The alignment's permutation p (the group labels of a dimension shuffled among the base
+    reference's raters, sizes kept: the same shuffles for every judge) and its Benjamini–Hochberg q
+    over the groups of one judge and dimension. Arrays `(judges, references)`, NaN for base references."""
+    shape = (len(task.judges), len(task.references))
+    p_values, q_values = np.full(shape, np.nan), np.full(shape, np.nan)
+    for (base_name, dimension), members in task.dimensions.items():
+        numbers = np.array(
+            [
+                n
+                for n, r in enumerate(task.references)
+                if r.is_group and r.base.name == base_name and r.dimension == dimension
+            ]
+        )
+        base = task.references[numbers[0]].base
+        rater_values = base.dimension_values(members)
+        rng = resampling.generator(settings.seed, *task.question.name, base_name, dimension, "alignment")
+        shuffled = rng.permuted(np.tile(rater_values.rater_groups, (settings.n_permutations, 1)), axis=1)
+        null = permuted_alignments(task, rater_values, base.counts(), shuffled)  # (P, J, G)
+        group = task.stacked([task.references[n] for n in numbers])
+        observed = alignment_of(*alignments_with(task.judge_counts, group, base.counts(), task.metric))  # (J, G)
+        for judge in range(len(task.judges)):
+            p_values[judge, numbers] = resampling.permutation_p_values(observed[judge], null[:, judge])
+            q_values[judge, numbers] = resampling.benjamini_hochberg(p_values[judge, numbers])
+    return p_values, q_values
+
+
+def alignments_with(
+    judge_counts: np.ndarray, group_counts: np.ndarray, base_counts: np.ndarray, metric: maths.Metric
+) -> tuple[np.ndarray, np.ndarray]:
+    """xRR of every judge with every group and with its rest. `judge_counts` `(labels, judges, units)`,
+    `group_counts` `(labels, ..., groups, units)`: arrays `(..., judges, groups)`."""
+    extra_axes = (1,) * (group_counts.ndim - 3)  # permutations, say
+    judge = judge_counts.reshape(judge_counts.shape[0], *extra_axes, judge_counts.shape[1], 1, judge_counts.shape[2])
+    group = group_counts[..., None, :, :]
+    rest = base_counts.reshape(base_counts.shape[0], *[1] * (group.ndim - 2), -1) - group
+    return (
+        maths.cross_reliability(judge, group, metric).xrr,
+        maths.cross_reliability(judge, rest, metric).xrr,
+    )
+
+
+def permuted_alignments(
+    task: JudgeQuestion, rater_values: resampling.RaterValues, base_counts: np.ndarray, shuffled: np.ndarray
+) -> np.ndarray:
+    """`(permutations, judges, groups)`: each judge's alignment with each group under each shuffle."""
+    per_permutation = rater_values.n_labels * rater_values.n_groups * rater_values.n_units * (1 + len(task.judges))
+    batch = resampling.batch_size(per_permutation)
+    nulls = []
+    for start in range(0, len(shuffled), batch):
+        group = rater_values.group_counts(shuffled[start : start + batch])  # (L, P, G, U)
+        nulls.append(alignment_of(*alignments_with(task.judge_counts, group, base_counts, task.metric)))
+    return np.concatenate(nulls)
+
+
+# ------------------------------------------------------------------------------------------ rows
+
+
+def question_rows(task: JudgeQuestion, settings: MonteCarloSettings) -> pd.DataFrame:
+    """One row per (judge, reference) of the question: `COLUMNS` but question_id."""
+    cross = cross_with_references(task)
+    n_judges, n_references = cross.xrr.shape
+    with_rest = cross_with_rests(task)
+    rows = pd.DataFrame(
+        {
+            "judge": np.repeat(task.judges, n_references),
+            "reference_dimension": np.tile([r.dimension for r in task.references], n_judges),
+            "reference_value": np.tile([r.value for r in task.references], n_judges),
+            "n_units": cross.n_units.ravel().astype(int),
+            "xrr": cross.xrr.ravel(),
+            "xrr_with_rest": with_rest.ravel(),
+            "alignment": alignment_of(cross.xrr, with_rest).ravel(),
+        }
+    )
+    if task.question.level == "nominal":
+        plurality, member = label_agreement(task)
+        rows = rows.assign(plurality_agreement=plurality.ravel(), member_agreement=member.ravel())
+    else:
+        rows = rows.assign(**{name: values.ravel() for name, values in score_correlations(task).items()})
+    rows = pd.concat([rows, human_ceiling(task, cross.xrr)], axis=1)
+    question = task.question
+    if settings.wants(question.source, question.scope, question.question):
+        low, high = xrr_intervals(task, settings)
+        p_values, q_values = alignment_tests(task, settings)
+        rows = rows.assign(
+            xrr_ci_low=np.where(np.isnan(cross.xrr), np.nan, low).ravel(),
+            xrr_ci_high=np.where(np.isnan(cross.xrr), np.nan, high).ravel(),
+            alignment_p=p_values.ravel(),
+            alignment_q=q_values.ravel(),
+        )
+    return rows.assign(question_id=question.question_id)
+
+
+def as_result(rows: list[pd.DataFrame]) -> pd.DataFrame:
+    """Every question's rows in the model's columns and types (figures not computed are null)."""
+    if not rows:
+        return pd.DataFrame({column: pd.Series(dtype=dtype) for column, dtype in COLUMNS.items()})
+    return pd.concat(rows, ignore_index=True).reindex(columns=list(COLUMNS)).astype(COLUMNS)

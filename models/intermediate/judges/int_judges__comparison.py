@@ -1,0 +1,36 @@
+"""`judge_comparison`'s figures, one row per (two judges, human question, reference): each judge's
+xRR over the units both judged, their difference with its paired bootstrap interval and paired
+permutation p, from `agreement_core.judge_comparison` (the maths of the human figures). One question
+at a time. The dbt vars arrive through this model's config (its YAML)."""
+
+from agreement_core import judge_comparison, judges
+from agreement_core.group_figures import questions_of
+from agreement_core.settings import MonteCarloSettings
+
+
+def model(dbt, session):
+    settings = MonteCarloSettings.from_vars(
+        {
+            "agreement_seed": dbt.config.get("agreement_seed"),
+            "agreement_bootstrap": dbt.config.get("agreement_bootstrap"),
+            "agreement_permutations": dbt.config.get("agreement_permutations"),
+            "agreement_monte_carlo": dbt.config.get("agreement_monte_carlo"),
+            "agreement_monte_carlo_questions": dbt.config.get("agreement_monte_carlo_questions"),
+        }
+    )
+    judgements = dbt.ref("int_judges__judgements")
+    references = dbt.ref("int_judges__reference_values")
+    groups = dbt.ref("int_agreement__rater_groups").df()
+    questions = questions_of(dbt.ref("int_agreement__questions").df(), dbt.ref("judgement_labels").df())
+    rows = []
+    # the questions at least two judges judged
+    judged = judgements.aggregate("question_id, count(distinct judge) as n_judges", "question_id")
+    for (question_id,) in judged.filter("n_judges >= 2").project("question_id").order("question_id").fetchall():
+        of_question = f"question_id = {question_id}"
+        judge_values = judgements.filter(of_question).project("judge, unit_id, judge_value as value").df()
+        human = references.filter(of_question).project(
+            "unit_id, coalesce(rater_id, -1) as rater_id, ceiling_rater, reference, value_code"
+        )
+        task = judges.judge_question(questions[question_id], human.df(), judge_values, groups)
+        rows.extend(judge_comparison.question_rows(task, settings))
+    return judge_comparison.as_result(rows)

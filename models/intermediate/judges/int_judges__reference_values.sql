@@ -1,0 +1,112 @@
+-- The human values a judge is compared with, one row per (reference, unit, rater): by kind of
+-- rater (`seeds/judge_references.csv`: each rater's first judgement, as in `agreement`), and the
+-- references the sources declare (`mart_feeders('judge_references')`: their own values). Missing
+-- values and excluded raters are left out, as in every agreement figure. `ceiling_rater` is who
+-- counts as one rater in the human ceiling: the rater, DUO's annotator slot (its annotators are
+-- anonymous per dialogue), or the reference itself where it has no raters.
+with
+
+first_judgements as (
+
+    select * from {{ ref('int_agreement__first_judgements') }}
+    where value_code is not null
+
+),
+
+judged_units as (
+
+    select * from {{ ref('int_agreement__judged_units') }}
+
+),
+
+questions as (
+
+    select * from {{ ref('int_agreement__questions') }}
+
+),
+
+raters as (
+
+    select * from {{ ref('int_agreement__raters') }}
+
+),
+
+judge_references as (
+
+    select * from {{ ref('judge_references') }}
+
+),
+
+declared as (
+
+    {{ union_source_models('judge_references') }}
+
+),
+
+judgement_labels as (
+
+    select * from {{ ref('judgement_labels') }}
+    where not counts_as_missing
+
+),
+
+by_kind_of_rater as (
+
+    select
+        judged_units.question_id,
+        first_judgements.unit_id,
+        first_judgements.rater_id,
+        coalesce('annotator ' || raters.annotator_slot, raters.rater_key) as ceiling_rater,
+        judge_references.reference,
+        first_judgements.value_code
+    from first_judgements
+    inner join judged_units on first_judgements.unit_id = judged_units.unit_id
+    inner join questions on judged_units.question_id = questions.question_id
+    inner join raters on first_judgements.rater_id = raters.rater_id
+    inner join judge_references
+        on
+            questions.source = judge_references.source
+            and questions.rating_kind = judge_references.rating_kind
+            and raters.rater_role = judge_references.rater_role
+    where not raters.is_excluded
+
+),
+
+declared_values as (
+
+    select
+        questions.question_id,
+        judged_units.unit_id,
+        raters.rater_id,
+        coalesce(declared.rater_key, declared.reference) as ceiling_rater,
+        declared.reference,
+        declared.value_code
+    from declared
+    inner join questions
+        on
+            declared.source = questions.source
+            and declared.scope = questions.scope
+            and declared.rating_kind = questions.rating_kind
+            and declared.question = questions.question
+    inner join judged_units
+        on
+            questions.question_id = judged_units.question_id
+            and declared.unit_key = judged_units.unit_key
+    inner join judgement_labels
+        on
+            questions.label_set = judgement_labels.label_set
+            and declared.value_code = judgement_labels.value_code
+    left join raters on declared.rater_key = raters.rater_key
+    where not coalesce(raters.is_excluded, false)
+
+),
+
+final as (
+
+    select * from by_kind_of_rater
+    union all
+    select * from declared_values
+
+)
+
+select * from final

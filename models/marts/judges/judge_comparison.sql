@@ -1,0 +1,42 @@
+-- Is judge A better than judge B? One row per ordered pair of judges (judge_a < judge_b) and
+-- (source, scope, question, reference) where both judged units: each judge's xRR over those
+-- units and their difference, with its paired interval and p-value.
+-- Definitions: docs/AGREEMENT.md, "Judging a judge".
+with
+
+questions as (
+
+    select * from {{ ref('int_agreement__questions') }}
+
+),
+
+comparisons as (
+
+    select * from {{ ref('int_judges__comparison') }}
+
+),
+
+final as (
+
+    select
+        comparisons.judge_a,
+        comparisons.judge_b,
+        questions.source,
+        questions.scope,
+        questions.question,
+        comparisons.reference_dimension,
+        comparisons.reference_value,
+        questions.level_of_measurement,
+        comparisons.n_units,
+        comparisons.xrr_a,
+        comparisons.xrr_b,
+        comparisons.xrr_difference,
+        comparisons.xrr_difference_ci_low,
+        comparisons.xrr_difference_ci_high,
+        comparisons.difference_p
+    from comparisons
+    inner join questions on comparisons.question_id = questions.question_id
+
+)
+
+select * from final

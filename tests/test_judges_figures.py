@@ -1,0 +1,279 @@
+"""`judge_agreement` and `judge_comparison`'s figures (`agreement_core.judges`,
+`agreement_core.judge_comparison`) against independent code: xRR by its published definition
+(`tests/agreement_reference.py`), scipy's `spearmanr` and `kendalltau`, plurality and member
+agreement and the human ceiling counted value by value, on judgements hypothesis generates; and the
+Monte Carlo columns by what they promise (the same seed gives the same figures, p-values uniform
+when a judge is independent of the groups, the interval's coverage)."""
+
+import math
+import statistics
+from collections import Counter
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.stats
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agreement_core import judge_comparison, judges
+from agreement_core.group_figures import Question
+from agreement_core.settings import MonteCarloSettings
+from tests import agreement_reference as reference
+
+TOLERANCE = 1e-9
+NO_MONTE_CARLO = MonteCarloSettings(False, 1, 1, 1, ("*",))
+GENDERS = ["Man", "Woman"]
+
+
+# --------------------------------------------------------------------------------- generated sets
+
+
+@st.composite
+def judged_questions(draw: st.DrawFn) -> dict:
+    """A question, raters in two gender groups with values on some units, an expert reference with
+    one value per unit, and judges (a judge of scores may give halves)."""
+    level = draw(st.sampled_from(["nominal", "interval"]))
+    codes = [1, 2, 3] if level == "nominal" else [1, 2, 3, 4, 5]
+    n_raters, n_units = draw(st.integers(2, 7)), draw(st.integers(2, 14))
+    genders = [draw(st.sampled_from(GENDERS)) for _ in range(n_raters)]
+    rows = [
+        {"unit_id": unit, "rater_id": rater, "ceiling_rater": f"r{rater}", "reference": "raters", "value_code": value}
+        for rater in range(n_raters)
+        for unit in range(n_units)
+        if (value := draw(st.sampled_from([*codes, None]))) is not None
+    ]
+    rows += [
+        {"unit_id": unit, "rater_id": -1, "ceiling_rater": "expert", "reference": "expert", "value_code": code}
+        for unit in range(n_units)
+        if (code := draw(st.sampled_from([*codes[:2], None]))) is not None
+    ]
+    judge_codes = codes if level == "nominal" else [1, 1.5, 2, 3, 3.5, 4, 5]
+    judge_rows = [
+        {"judge": judge, "unit_id": unit, "value": value}
+        for judge in draw(st.lists(st.sampled_from(["a", "b", "c"]), min_size=1, max_size=3, unique=True))
+        for unit in range(n_units)
+        if (value := draw(st.sampled_from([*judge_codes, None]))) is not None
+    ]
+    return {"level": level, "codes": codes, "rows": rows, "judge_rows": judge_rows, "genders": genders}
+
+
+def inputs(case: dict) -> tuple[Question, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    question = Question(7, "dices", "350", "safety", "Q_overall", np.array(case["codes"], dtype=float), case["level"])
+    references = pd.DataFrame(case["rows"], columns=["unit_id", "rater_id", "ceiling_rater", "reference", "value_code"])
+    judge_values = pd.DataFrame(case["judge_rows"], columns=["judge", "unit_id", "value"])
+    groups = pd.DataFrame(
+        [
+            {"group_id": 1 + GENDERS.index(gender), "group_dimension": "gender", "group_value": gender, "rater_id": r}
+            for r, gender in enumerate(case["genders"])
+        ]
+        + [
+            {"group_id": 0, "group_dimension": "all", "group_value": "all", "rater_id": r}
+            for r in range(len(case["genders"]))
+        ]
+    )
+    return question, references, judge_values, groups
+
+
+def reference_question(case: dict) -> reference.Question:
+    codes = tuple(case["codes"])
+    return reference.Question(case["level"], True, codes, tuple(map(str, codes)), frozenset())
+
+
+def values_of(rows: list[dict], keep) -> dict[int, list]:
+    by_unit: dict[int, list] = {}
+    for row in rows:
+        if keep(row):
+            by_unit.setdefault(row["unit_id"], []).append(row["value_code"])
+    return by_unit
+
+
+def reference_members(case: dict, dimension: str, value: str):
+    """Which of the generated rows a reference holds."""
+    if dimension == "expert":
+        return lambda row: row["reference"] == "expert"
+    if dimension == "raters":
+        return lambda row: row["reference"] == "raters"
+    return lambda row: row["reference"] == "raters" and case["genders"][row["rater_id"]] == value
+
+
+def xrr_of(x: dict[int, list], y: dict[int, list], case: dict) -> reference.CrossReliability:
+    units = sorted(set(x) | set(y))
+    return reference.cross_replication_reliability(
+        [x.get(u, []) for u in units], [y.get(u, []) for u in units], reference_question(case)
+    )
+
+
+def same(expected: object, actual: object) -> bool:
+    if expected is None or (isinstance(expected, float) and math.isnan(expected)):
+        return actual is None or actual is pd.NA or (isinstance(actual, float) and math.isnan(actual))
+    return abs(float(expected) - float(actual)) <= TOLERANCE
+
+
+def expected_ceiling(case: dict, members, judge_xrr: float | None) -> tuple:
+    chosen = [row for row in case["rows"] if members(row)]
+    if max(Counter(row["unit_id"] for row in chosen).values(), default=0) <= 1:
+        return None, None, None
+    kept = []
+    for rater in sorted({row["ceiling_rater"] for row in chosen}):
+        own = values_of(chosen, lambda row, rater=rater: row["ceiling_rater"] == rater)
+        others = values_of(chosen, lambda row, rater=rater: row["ceiling_rater"] != rater)
+        figure = xrr_of(own, {u: others.get(u, []) for u in own}, case)
+        if figure.n_units >= judges.MIN_CEILING_UNITS and figure.xrr is not None:
+            kept.append(figure.xrr)
+    median = statistics.median(kept) if kept else None
+    percentile = None if judge_xrr is None or not kept else sum(k < judge_xrr for k in kept) / len(kept)
+    return median, len(kept), percentile
+
+
+# ------------------------------------------------------------------------- deterministic figures
+
+
+@settings(max_examples=80, deadline=None)
+@given(judged_questions())
+def test_every_deterministic_figure_equals_the_independent_code(case: dict) -> None:
+    task = judges.judge_question(*inputs(case))
+    rows = judges.as_result([judges.question_rows(task, NO_MONTE_CARLO)])
+    for row in rows.to_dict("records"):
+        members = reference_members(case, row["reference_dimension"], row["reference_value"])
+        judge = {r["unit_id"]: [r["value"]] for r in case["judge_rows"] if r["judge"] == row["judge"]}
+        human = values_of(case["rows"], members)
+        figure = xrr_of(judge, human, case)
+        assert row["n_units"] == figure.n_units
+        assert same(figure.xrr, row["xrr"]), (row, figure)
+        shared = sorted(set(judge) & set(human))
+        if case["level"] == "interval":
+            x = [judge[u][0] for u in shared]
+            y = [sum(human[u]) / len(human[u]) for u in shared]
+            if len(shared) >= 2 and len(set(x)) > 1 and len(set(y)) > 1:
+                assert same(scipy.stats.spearmanr(x, y).statistic, row["spearman_rho"])
+                assert same(scipy.stats.kendalltau(x, y, variant="b").statistic, row["kendall_tau_b"])
+                assert same(scipy.stats.kendalltau(x, y, variant="b").pvalue, row["kendall_p"])
+        else:
+            plurality = [judge[u][0] in most_frequent(human[u]) for u in shared]
+            member = [human[u].count(judge[u][0]) / len(human[u]) for u in shared]
+            assert same(sum(plurality) / len(shared) if shared else None, row["plurality_agreement"])
+            assert same(sum(member) / len(shared) if shared else None, row["member_agreement"])
+        median, n_raters, percentile = expected_ceiling(case, members, figure.xrr)
+        assert same(median, row["human_xrr_median"]) and same(percentile, row["judge_percentile"])
+        assert (n_raters is None and row["n_human_raters"] is pd.NA) or n_raters == row["n_human_raters"]
+        if row["reference_dimension"] == "gender":
+            everyone = values_of(case["rows"], reference_members(case, "raters", "all"))
+            in_group = values_of(case["rows"], members)
+            rest = {u: everyone[u][:] for u in everyone}
+            for u, values in in_group.items():
+                for value in values:
+                    rest[u].remove(value)
+            with_rest = xrr_of(judge, {u: v for u, v in rest.items() if v}, case).xrr
+            assert same(with_rest, row["xrr_with_rest"])
+
+
+def most_frequent(values: list) -> set:
+    counts = Counter(values)
+    return {value for value, n in counts.items() if n == max(counts.values())}
+
+
+@settings(max_examples=40, deadline=None)
+@given(judged_questions())
+def test_two_judges_are_compared_on_the_units_both_judged(case: dict) -> None:
+    task = judges.judge_question(*inputs(case))
+    rows = judge_comparison.as_result(judge_comparison.question_rows(task, NO_MONTE_CARLO))
+    names = sorted({r["judge"] for r in case["judge_rows"]})
+    assert set(zip(rows["judge_a"], rows["judge_b"])) <= {(a, b) for i, a in enumerate(names) for b in names[i + 1 :]}
+    for row in rows.to_dict("records"):
+        a = {r["unit_id"]: [r["value"]] for r in case["judge_rows"] if r["judge"] == row["judge_a"]}
+        b = {r["unit_id"]: [r["value"]] for r in case["judge_rows"] if r["judge"] == row["judge_b"]}
+        both = set(a) & set(b)
+        human = values_of(case["rows"], reference_members(case, row["reference_dimension"], row["reference_value"]))
+        human = {u: v for u, v in human.items() if u in both}
+        with_a, with_b = xrr_of(a, human, case), xrr_of(b, human, case)
+        assert row["n_units"] == with_a.n_units > 0
+        assert same(with_a.xrr, row["xrr_a"]) and same(with_b.xrr, row["xrr_b"])
+
+
+def test_a_judge_equal_to_the_users_scores_has_xrr_and_rho_one() -> None:
+    rng = np.random.default_rng(3)
+    scores = rng.integers(1, 6, 60).astype(float)
+    question = Question(1, "duo", "en:ed", "subjective", "empathy", np.arange(1.0, 6.0), "interval")
+    users = pd.DataFrame(
+        {"unit_id": range(60), "rater_id": range(60), "ceiling_rater": [f"u{i}" for i in range(60)]}
+    ).assign(reference="user", value_code=scores)
+    judge = pd.DataFrame({"judge": "copy", "unit_id": range(60), "value": scores})
+    task = judges.judge_question(
+        question, users, judge, pd.DataFrame(columns=["group_id", "group_dimension", "group_value", "rater_id"])
+    )
+    row = judges.question_rows(task, NO_MONTE_CARLO).iloc[0]
+    assert row["xrr"] == pytest.approx(1.0) and row["spearman_rho"] == pytest.approx(1.0)
+    assert math.isnan(row["human_xrr_median"]) and row["n_human_raters"] is pd.NA  # one value per unit: no ceiling
+
+
+# ------------------------------------------------------------------------------------ Monte Carlo
+
+
+def planted_case(rng: np.random.Generator, n_units: int, sided: bool, women_differ: bool = True) -> dict:
+    """20 raters (10 men, 10 women) on 3 labels, the women with a view of their own (or not); a judge
+    that copies the women's view (sided) or draws its own labels."""
+    genders = ["Man"] * 10 + ["Woman"] * 10
+    leaning = rng.integers(1, 4, n_units)
+    women_view = rng.integers(1, 4, n_units) if women_differ else leaning
+    rows = []
+    for rater, gender in enumerate(genders):
+        view = women_view if gender == "Woman" else leaning
+        values = np.where(rng.random(n_units) < 0.6, view, rng.integers(1, 4, n_units))
+        rows += [
+            {"unit_id": u, "rater_id": rater, "ceiling_rater": f"r{rater}", "reference": "raters", "value_code": int(v)}
+            for u, v in enumerate(values)
+        ]
+    judge_values = women_view if sided else rng.integers(1, 4, n_units)
+    judge_rows = [{"judge": "j", "unit_id": u, "value": float(v)} for u, v in enumerate(judge_values)]
+    return {"level": "nominal", "codes": [1, 2, 3], "rows": rows, "judge_rows": judge_rows, "genders": genders}
+
+
+def test_the_same_seed_gives_the_same_figures_and_a_sided_judge_is_found() -> None:
+    case = planted_case(np.random.default_rng(5), 60, sided=True)
+    runs = [
+        judges.question_rows(judges.judge_question(*inputs(case)), MonteCarloSettings(True, seed, 300, 300, ("*",)))
+        for seed in (1, 1, 2)
+    ]
+    pd.testing.assert_frame_equal(runs[0], runs[1])
+    women = runs[0].set_index("reference_value").loc["Woman"]
+    assert women["alignment"] > 1 and women["alignment_p"] < 0.01 and women["alignment_q"] < 0.05
+    assert women["xrr_ci_low"] <= women["xrr"] <= women["xrr_ci_high"]
+    assert not runs[0]["xrr_ci_low"].equals(runs[2]["xrr_ci_low"])  # another seed, other draws
+
+
+def test_alignment_p_values_are_uniform_without_a_group_effect() -> None:
+    """The permutation test's null: group labels exchangeable among the raters (no group has a view
+    of its own), whatever the judge does."""
+    rng = np.random.default_rng(2024)
+    p_values = []
+    for seed in range(150):
+        case = planted_case(rng, 30, sided=seed % 2 == 0, women_differ=False)
+        rows = judges.question_rows(judges.judge_question(*inputs(case)), MonteCarloSettings(True, seed, 1, 99, ("*",)))
+        p_values.append(rows.set_index("reference_value").at["Woman", "alignment_p"])
+    p_values = np.array(p_values)
+    assert ((p_values > 0) & (p_values <= 1)).all()
+    assert scipy.stats.kstest(p_values, "uniform").pvalue > 0.01
+    assert 0.01 <= (p_values < 0.05).mean() <= 0.12
+
+
+def test_the_xrr_interval_covers_the_populations_xrr_about_95_percent_of_the_time() -> None:
+    """200 samples of 120 units from a population of 20,000: the judge's xRR with the raters."""
+    rng = np.random.default_rng(9)
+    population = planted_case(rng, 20_000, sided=True)
+    question, references, judge_values, groups = inputs(population)
+    truth = judges.question_rows(judges.judge_question(question, references, judge_values, groups), NO_MONTE_CARLO)
+    truth_xrr = truth.set_index("reference_dimension").at["raters", "xrr"]
+    covered = 0
+    for sample in range(200):
+        units = rng.choice(20_000, 120, replace=False)
+        task = judges.judge_question(
+            question,
+            references[references["unit_id"].isin(units)],
+            judge_values[judge_values["unit_id"].isin(units)],
+            groups,
+        )
+        rows = judges.question_rows(task, MonteCarloSettings(True, sample, 300, 1, ("*",)))
+        row = rows.set_index("reference_dimension").loc["raters"]
+        covered += row["xrr_ci_low"] <= truth_xrr <= row["xrr_ci_high"]
+    assert 0.88 <= covered / 200 <= 0.99, covered
