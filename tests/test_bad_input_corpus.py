@@ -147,6 +147,20 @@ CASES = [
         landed=454,
     ),
     Case(
+        "DUO file with an empty dialogue_id (issue 44, case 16)",
+        "duo",
+        lambda r: duo_release(r, lambda d: _set_dialogue_id(d / "ed/en/0005.json", "")),
+        reject=("ed/en/0005.json", None, r'^empty or null "dialogue_id" \(the dialogue\'s key needs it\)'),
+        landed=454,
+    ),
+    Case(
+        "DUO file with a null dialogue_id (issue 44, case 16)",
+        "duo",
+        lambda r: duo_release(r, lambda d: _set_dialogue_id(d / "wow/ja/3001.json", None)),
+        reject=("wow/ja/3001.json", None, r'^empty or null "dialogue_id"'),
+        landed=454,
+    ),
+    Case(
         "DUO path that does not exist",
         "duo",
         lambda r: r / "nowhere",
@@ -234,6 +248,12 @@ CASES = [
     ),
     Case("empty DICES file", "dices", lambda r: _empty(r / "empty.csv"), error=r"^dwh: error: .*empty\.csv"),
 ]
+
+
+def _set_dialogue_id(path: Path, dialogue_id: str | None) -> None:
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document["dialogue_id"] = dialogue_id
+    path.write_text(json.dumps(document, indent=4), encoding="utf-8")
 
 
 def _hostile_zip(path: Path) -> Path:
@@ -2029,3 +2049,61 @@ def test_issue36_wording_build_help_names_dbt_log_path(tmp_path: Path) -> None:
     assert "dbt's log is dbt.log in $DBT_LOG_PATH when set, else in dbt's target folder" in " ".join(
         completed.stdout.split()
     )
+
+
+# ==============================================================================================
+# Issue 44: say what was not done. Each test names its case (case N).
+# ==============================================================================================
+
+
+def _listing(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir())
+
+
+def _run_patched(patch: str, args: list[str], db_path: Path) -> subprocess.CompletedProcess:
+    """`dwh args` in a subprocess whose Python first runs `patch` (to simulate what a test cannot
+    provoke for real: a full disk, another process winning a race)."""
+    env = {**os.environ, "DWH_DB_PATH": str(db_path)}
+    env.pop("DWH_DEBUG", None)
+    script = f"{patch}\nimport sys\nfrom dwh.cli import run\nsys.argv = ['dwh', *{args!r}]\nrun()\n"
+    return subprocess.run(
+        [sys.executable, "-c", script], cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, timeout=300
+    )
+
+
+def _with_key_separator(conversation_id: str, movie_id: str) -> dict:
+    """Conversation 391 under another id, with one movie (mentioned and answered) under another id."""
+    old_movie = next(iter(CONVERSATION_391["movieMentions"]))
+    rename = lambda mapping: {movie_id if k == old_movie else k: v for k, v in mapping.items()}  # noqa: E731
+    return {
+        **CONVERSATION_391,
+        "conversationId": conversation_id,
+        "movieMentions": rename(CONVERSATION_391["movieMentions"]),
+        "respondentQuestions": rename(CONVERSATION_391["respondentQuestions"]),
+    }
+
+
+@pytest.mark.parametrize("prefix", [b"", b"\xef\xbb\xbf"], ids=["whole-file", "in-chunks"])
+def test_issue44_case8_redial_ids_holding_the_key_separator_are_rejected_by_line(prefix: bytes, tmp_path: Path) -> None:
+    """Conversation 1 with movie 2:3 and conversation 1:2 with movie 3 would both be unit redial:1:2:3:
+    each line is rejected, naming its file, line and id; the others land (a byte order mark sends the
+    file down the chunked path)."""
+    lines = [_with_key_separator("1", "2:3"), _with_key_separator("1:2", "3"), CONVERSATION_391]
+    redial = redial_folder(tmp_path / "input", prefix + "".join(json.dumps(c) + "\n" for c in lines).encode())
+    db_path = tmp_path / "warehouse.duckdb"
+    completed = run_dwh(["ingest", "--redial", str(redial)], db_path)
+    assert completed.returncode == 0 and "Traceback" not in completed.stderr, completed.stderr
+    with duckdb.connect(str(db_path), read_only=True) as con:
+        rejects = con.execute(
+            "select file_path, line_number, reason from raw.ingest_rejects order by line_number"
+        ).fetchall()
+        landed = con.execute("select file_path, line_number from raw.redial_conversations order by all").fetchall()
+    separator = (
+        ' holds ":", the separator of the warehouse\'s keys (two records could get one key): fix the id in the release'
+    )
+    assert rejects == [
+        ("train_data.jsonl", 1, 'movie id "2:3"' + separator),
+        ("train_data.jsonl", 2, 'conversationId "1:2"' + separator),
+    ]
+    assert landed == [("test_data.jsonl", 1), ("test_data.jsonl", 2), ("train_data.jsonl", 3)]
+    assert "rejected: see raw.ingest_rejects" in completed.stdout
