@@ -2107,3 +2107,187 @@ def test_issue44_case8_redial_ids_holding_the_key_separator_are_rejected_by_line
     ]
     assert landed == [("test_data.jsonl", 1), ("test_data.jsonl", 2), ("train_data.jsonl", 3)]
     assert "rejected: see raw.ingest_rejects" in completed.stdout
+
+
+FULL_DISK_ON_PARTIAL_FILES = """
+import errno, pathlib
+_write_text = pathlib.Path.write_text
+def _full(self, *args, **kwargs):
+    if self.name.endswith(".partial"):
+        raise OSError(errno.ENOSPC, "No space left on device")
+    return _write_text(self, *args, **kwargs)
+pathlib.Path.write_text = _full
+"""
+
+
+def test_issue44_case9_a_report_on_a_full_disk_names_its_path(small_built: Path, tmp_path: Path) -> None:
+    out = tmp_path / "reports" / "report.html"
+    completed = _run_patched(FULL_DISK_ON_PARTIAL_FILES, ["report", str(out)], small_built)
+    assert the_one_error(completed) == (
+        f"dwh: error: {out}: could not be written (No space left on device); nothing was written: "
+        "free space there or choose another path"
+    )
+    assert _listing(out.parent) == []  # no report, no partial file left
+
+
+ANOTHER_EXPORT_GETS_THERE_FIRST = """
+import dwh.export
+_export_table = dwh.export.export_table
+def _meanwhile(con, root, relation):
+    out = root.parent / root.name.split(".")[1]  # the staging folder is .<out>.<random>.partial
+    if not out.exists() or not any(out.iterdir()):
+        out.mkdir(exist_ok=True)
+        (out / "manifest.json").write_text("the other export's", encoding="utf-8")
+    return _export_table(con, root, relation)
+dwh.export.export_table = _meanwhile
+"""
+
+
+def test_issue44_case10_an_export_another_export_beat_says_so(small_built: Path, tmp_path: Path) -> None:
+    out = tmp_path / "exported"
+    completed = _run_patched(ANOTHER_EXPORT_GETS_THERE_FIRST, ["export", str(out)], small_built)
+    assert the_one_error(completed) == (
+        f"dwh: error: {out}: another dwh export (or another program) filled this folder while this export ran, "
+        "and got there first; its files are left as they are, this export wrote nothing: use that one, "
+        "or choose a new folder"
+    )
+    assert _listing(out) == ["manifest.json"] and (out / "manifest.json").read_text() == "the other export's"
+    assert _listing(tmp_path) == ["exported"]  # no staging folder left
+
+
+def test_issue44_case10_three_exports_at_once_one_wins_intact(small_built: Path, tmp_path: Path) -> None:
+    out = tmp_path / "exported"
+    env = {**os.environ, "DWH_DB_PATH": str(small_built)}
+    env.pop("DWH_DEBUG", None)
+    exports = [
+        subprocess.Popen(
+            [sys.executable, "-m", "dwh.cli", "export", str(out)],
+            cwd=PROJECT_ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(3)
+    ]
+    answers = [(export.wait(timeout=300), export.stderr.read()) for export in exports]
+    assert sorted(code for code, _ in answers) == [0, 1, 1], answers
+    for code, stderr in answers:
+        assert "Traceback" not in stderr and "unexpected error" not in stderr, stderr
+        if code == 1:  # beaten during the work, or refused up front when the winner had already finished
+            assert re.fullmatch(
+                rf"dwh: error: {re.escape(str(out))}: (another dwh export .* got there first; .*"
+                r"|already exists and is not an empty folder; choose a new export folder)",
+                stderr.strip(),
+            ), stderr
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    for table in manifest["tables"]:  # the winner's files, whole
+        for file in table["files"]:
+            assert checksum(out / file["path"]) == file["sha256"]
+    assert _listing(tmp_path) == ["exported"]
+
+
+@pytest.mark.parametrize("command", [["build"], ["ingest", "--dices", "DICES"]], ids=["build", "ingest"])
+def test_issue44_case11_a_folder_at_warehouse_next_is_one_line(
+    command: list[str], small_loaded: Path, small_releases: dict[str, Path], tmp_path: Path
+) -> None:
+    db_path = copy_of(small_loaded, tmp_path)
+    (tmp_path / "warehouse.duckdb.next").mkdir()
+    before, listing = checksum(db_path), _listing(tmp_path)
+    args = [str(small_releases["dices"]) if arg == "DICES" else arg for arg in command]
+    completed = run_dwh(args, db_path, env_overrides=dbt_folders(tmp_path / "dbt"))
+    assert the_one_error(completed) == (
+        f"dwh: error: {db_path}.next: is a folder, where dwh ingest and dwh build keep a file of their own beside "
+        "warehouse.duckdb; move or remove it, then run this again (nothing was changed)"
+    )
+    assert checksum(db_path) == before and _listing(tmp_path) == listing
+
+
+@pytest.mark.parametrize(
+    ("args", "shown"),
+    [
+        (["--threads", "0"], "'0'"),
+        (["--threads=-2"], "'-2'"),
+        (["--threads", "two"], "'two'"),
+        (["--threads"], "nothing"),
+    ],
+    ids=["zero", "negative", "word", "missing"],
+)
+def test_issue44_case13_threads_dbt_cannot_use_is_one_line(
+    args: list[str], shown: str, small_loaded: Path, tmp_path: Path
+) -> None:
+    db_path = copy_of(small_loaded, tmp_path)
+    before = checksum(db_path)
+    completed = run_dwh(["build", *args], db_path, env_overrides=dbt_folders(tmp_path / "dbt"))
+    assert the_one_error(completed) == (
+        f"dwh: error: --threads: needs a whole number of at least 1 (got {shown}), e.g. --threads 2; "
+        "nothing was built, the warehouse is unchanged"
+    )
+    assert completed.stdout == ""  # no dbt output either
+    assert checksum(db_path) == before and _listing(tmp_path) == ["warehouse.duckdb"]
+
+
+def test_issue44_case2_a_plain_build_after_one_with_vars_rebuilds_without_them(
+    small_built: Path, tmp_path: Path
+) -> None:
+    """`--vars` changes what is built: the plain build after it is a full build, never "nothing was
+    loaded or changed", and brings the default figures back."""
+    db_path = copy_of(small_built, tmp_path)
+    folders = dbt_folders(tmp_path)
+    intervals = "select count(alpha_ci_low) from marts.agreement"
+    with duckdb.connect(str(db_path), read_only=True) as con:
+        default_intervals = con.execute(intervals).fetchone()[0]
+    assert default_intervals > 0
+    run_dwh(["build", "--vars", "{agreement_monte_carlo: false}"], db_path, check=True, env_overrides=folders)
+    with duckdb.connect(str(db_path), read_only=True) as con:
+        assert con.execute(intervals).fetchone()[0] == 0  # the non-default figures were published
+
+    plain = run_dwh(["build"], db_path, check=True, env_overrides=folders)
+
+    assert plain.stdout.splitlines()[0] == (
+        "dwh build: full build (the last build ran with the dbt arguments --vars {agreement_monte_carlo: false}: "
+        "everything is rebuilt without them)"
+    )
+    with duckdb.connect(str(db_path), read_only=True) as con:
+        assert con.execute(intervals).fetchone()[0] == default_intervals
+    again = run_dwh(["build"], db_path, check=True, env_overrides=folders)
+    assert again.stdout.splitlines()[0] == (
+        "dwh build: nothing was loaded or changed, and the project is unchanged, since the last build"
+    )
+
+
+def test_issue44_case12_marts_older_than_the_last_load_are_said_to_be(
+    small_built: Path, small_releases: dict[str, Path], tmp_path: Path
+) -> None:
+    """A new load whose build fails leaves the previous build's marts: summary, report and export
+    still serve them, each saying in one line that they are older than the last load; the export's
+    manifest names the build its marts came from."""
+    db_path = copy_of(small_built, tmp_path)
+    folders = dbt_folders(tmp_path)
+    dices = dices_csv(tmp_path / "dices-input", list(COLUMNS_350), _a_rater_repeated_with_another_answer)
+    run_dwh(["ingest", "--dices", str(dices)], db_path, check=True)
+    failed = run_dwh(["build"], db_path, env_overrides=folders)
+    assert failed.returncode == 1 and "dices_350_one_record_per_item_and_rater" in failed.stderr
+    with duckdb.connect(str(db_path), read_only=True) as con:
+        built_at, loaded_at = con.execute(
+            "select (select max(built_at) from raw.warehouse_builds), (select max(finished_at) from raw.ingest_loads)"
+        ).fetchone()
+    assert built_at < loaded_at
+    stamp = f"built {built_at.isoformat(timespec='seconds')}; last load {loaded_at.isoformat(timespec='seconds')}"
+    out = tmp_path / "out"
+    for command in (["summary"], ["report", str(out / "report.html")], ["export", str(out / "export")]):
+        completed = run_dwh(command, db_path)
+        assert completed.returncode == 0, completed.stderr
+        warnings = [line for line in completed.stderr.splitlines() if line.startswith("dwh:")]
+        assert warnings == [
+            f"dwh: warning: the marts are older than the last load ({stamp}): dwh {command[0]} serves them as "
+            "they are; run dwh build to bring the load in"
+        ], completed.stderr
+    manifest = json.loads((out / "export" / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["build"] == {
+        "built_at": built_at.isoformat(timespec="seconds"),
+        "last_load_at": loaded_at.isoformat(timespec="seconds"),
+        "marts_older_than_last_load": True,
+    }
+    fresh = run_dwh(["summary"], small_built)  # the build after the last load: not a word
+    assert fresh.returncode == 0 and "dwh:" not in fresh.stderr
