@@ -2291,3 +2291,40 @@ def test_issue44_case12_marts_older_than_the_last_load_are_said_to_be(
     }
     fresh = run_dwh(["summary"], small_built)  # the build after the last load: not a word
     assert fresh.returncode == 0 and "dwh:" not in fresh.stderr
+
+
+def test_issue44_case7_duo_objective_scores_off_the_scale_are_named_from_staging(tmp_path: Path) -> None:
+    """[6, 3, 3] whose mean matches the published one, and [6, 3, 3] whose mean does not (that
+    metric's published-mean test failed too, and skipped the 1-5 test downstream of it): the 1-5 test
+    reads the staged dialogues and names both scores, with their files."""
+    edited: list[tuple[str, str]] = []
+
+    def off_the_scale(duo: Path) -> None:
+        for path in sorted((duo / "ed" / "en").glob("*.json")):
+            document = json.loads(path.read_text(encoding="utf-8"))
+            evaluation = document.get("objective_evaluation")
+            if not evaluation:
+                continue
+            metric = "empathy" if not edited else "preference"
+            evaluation[f"{metric}_scores"] = [6.0, 3.0, 3.0]
+            evaluation[metric] = 4.0 if not edited else 3.0  # the mean, then not the mean
+            path.write_text(json.dumps(document, indent=4), encoding="utf-8")
+            edited.append((path.relative_to(duo).as_posix(), metric))
+            if len(edited) == 2:
+                return
+
+    duo = duo_release(tmp_path / "input", off_the_scale)
+    db_path = tmp_path / "warehouse.duckdb"
+    run_dwh(["ingest", "--duo", str(duo)], db_path, check=True)
+    loaded = checksum(db_path)
+    tests = ["duo_objective_score_is_integer_1_to_5", "duo_objective_published_mean_matches_scores"]
+    built = run_dwh(["build", *selecting(*tests)], db_path, env_overrides=dbt_folders(tmp_path))
+    assert built.returncode == 1 and "Traceback" not in built.stderr, built.stderr
+    # the staging test fails first; what it stops downstream (the published-mean test among them) is skipped
+    assert f"FAIL: {tests[0]} (2 row(s))" in built.stdout and "were skipped" in built.stdout
+    rows = failing_rows(db_path, tests[0], tmp_path / "target")
+    assert sorted((r["file_path"], r["metric"], r["annotator_slot"], r["score_raw"]) for r in rows) == sorted(
+        (file_path, metric, 1, "6.0") for file_path, metric in edited
+    )
+    assert {r["dialogue_key"] for r in rows} == {f"duo:en:{Path(file_path).stem}" for file_path, _ in edited}
+    assert checksum(db_path) == loaded
