@@ -2328,3 +2328,73 @@ def test_issue44_case7_duo_objective_scores_off_the_scale_are_named_from_staging
     )
     assert {r["dialogue_key"] for r in rows} == {f"duo:en:{Path(file_path).stem}" for file_path, _ in edited}
     assert checksum(db_path) == loaded
+
+
+def _project_with_seed(root: Path, seed: str, text: str) -> Path:
+    """A copy of the project (code, models, seeds) with one seed's file replaced: the project's own
+    seeds are never edited by a test."""
+    project = root / "project"
+    skipped = {".git", ".venv", "target", "logs", "data", "dbt_packages", ".pytest_cache", "__pycache__"}
+    shutil.copytree(PROJECT_ROOT, project, ignore=lambda folder, names: [n for n in names if n in skipped])
+    (project / seed).write_text(text, encoding="utf-8")
+    return project
+
+
+def _build_in(project: Path, db_path: Path, args: list[str]) -> subprocess.CompletedProcess:
+    env = {**os.environ, "DWH_DB_PATH": str(db_path), **dbt_folders(project)}
+    env.pop("DWH_DEBUG", None)
+    return subprocess.run(
+        [sys.executable, "-m", "dwh.cli", "build", *args], cwd=project, env=env, capture_output=True, text=True
+    )
+
+
+def _dices_rater_keys(db_path: Path) -> list[str]:
+    with duckdb.connect(str(db_path), read_only=True) as con:
+        ids = con.execute("select distinct rater_id from raw.dices_350 order by 1 limit 3").fetchall()
+    return [f"dices:rater:{rater_id}" for (rater_id,) in ids]
+
+
+def test_issue44_case1_exclusion_seed_keys_that_match_no_rater_stop_the_build_by_line(
+    small_loaded: Path, tmp_path: Path
+) -> None:
+    """`dices:rater:999` and an upper-cased key match no rater (keys are case-sensitive data): the
+    build stops naming each with its seed line; keys with surrounding spaces match their raters."""
+    db_path = copy_of(small_loaded, tmp_path)
+    first, second, third = _dices_rater_keys(db_path)
+    seed = (
+        "rater_key,reason\n"
+        "dices:rater:999,a typo\n"
+        f" {first},a leading space\n"
+        f"{second.upper()},upper case\n"
+        f"{third} ,a trailing space\n"
+    )
+    project = _project_with_seed(tmp_path, "seeds/excluded_raters.csv", seed)
+    loaded = checksum(db_path)
+
+    built = _build_in(project, db_path, selecting("excluded_raters_name_known_raters"))
+
+    assert the_one_error(built) == (
+        "dwh: error: seeds/excluded_raters.csv line 2: rater_key 'dices:rater:999' matches no rater; "
+        f"line 4: rater_key {second.upper()!r} matches no rater: correct the key (rater keys are case-sensitive: "
+        "as marts.raters writes them) or remove the row, then run dwh build again; warehouse.duckdb is "
+        f"unchanged, the failed build is kept at {db_path}.failed"
+    )
+    assert checksum(db_path) == loaded
+
+
+def test_issue44_case1_exclusion_seed_keys_match_their_raters_whatever_the_spaces(
+    small_loaded: Path, tmp_path: Path
+) -> None:
+    db_path = copy_of(small_loaded, tmp_path)
+    first, second, _ = _dices_rater_keys(db_path)
+    seed = f"rater_key,reason\n {first},a leading space\n{second}  ,trailing spaces\n"
+    project = _project_with_seed(tmp_path, "seeds/excluded_raters.csv", seed)
+
+    built = _build_in(project, db_path, selecting("excluded_raters_name_known_raters"))
+
+    assert built.returncode == 0, built.stdout[-3000:] + built.stderr
+    with duckdb.connect(str(db_path), read_only=True) as con:
+        excluded = con.execute(
+            "select rater_key, exclusion_reason from intermediate.int_agreement__raters where is_excluded order by 1"
+        ).fetchall()
+    assert excluded == sorted([(first, "a leading space"), (second, "trailing spaces")])
