@@ -2398,3 +2398,51 @@ def test_issue44_case1_exclusion_seed_keys_match_their_raters_whatever_the_space
             "select rater_key, exclusion_reason from intermediate.int_agreement__raters where is_excluded order by 1"
         ).fetchall()
     assert excluded == sorted([(first, "a leading space"), (second, "trailing spaces")])
+
+
+def _make_docs(db_path: Path, target: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "DWH_DB_PATH": str(db_path), "DBT_TARGET_PATH": str(target)}
+    env.pop("DWH_DEBUG", None)
+    return subprocess.run(["make", "-s", "docs"], cwd=PROJECT_ROOT, env=env, capture_output=True, text=True)
+
+
+def _dwh_lines(completed: subprocess.CompletedProcess) -> list[str]:
+    """The lines dwh said on standard error (make's own `make: *** … Error 1` aside)."""
+    return [line for line in completed.stderr.splitlines() if not line.startswith("make: ")]
+
+
+def test_issue44_case14_make_docs_without_a_warehouse_names_the_path(tmp_path: Path) -> None:
+    db_path = tmp_path / "warehuose.duckdb"
+    completed = _make_docs(db_path, tmp_path / "target")
+    assert completed.returncode != 0
+    assert _dwh_lines(completed) == [
+        f"dwh: error: {db_path}: no warehouse yet (DWH_DB_PATH); run make demo first, or point DWH_DB_PATH at a "
+        "built warehouse"
+    ]
+    assert _listing(tmp_path) == []
+
+
+def test_issue44_case14_make_docs_reads_a_warehouse_others_hold_open(small_built: Path, tmp_path: Path) -> None:
+    db_path = copy_of(small_built, tmp_path)
+    before = checksum(db_path)
+    holder = hold_open(db_path, "read-only")  # a BI tool
+    try:
+        completed = _make_docs(db_path, tmp_path / "target")
+    finally:
+        release(holder)
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.strip() == f"docs: {tmp_path / 'target' / 'static_index.html'}"
+    catalog = json.loads((tmp_path / "target" / "catalog.json").read_text(encoding="utf-8"))
+    assert "model.conv_eval_warehouse.ratings" in catalog["nodes"]  # read from the warehouse
+    assert checksum(db_path) == before
+
+    holder = hold_open(db_path, "read-write")  # a notebook's plain duckdb.connect(path)
+    try:
+        refused = _make_docs(db_path, tmp_path / "target")
+    finally:
+        release(holder)
+    assert refused.returncode != 0
+    assert _dwh_lines(refused) == [
+        f"dwh: error: {db_path}: held open read-write by process {holder.pid}, so it cannot be read meanwhile; "
+        "close that connection (or open it with read_only=True), then run make docs again"
+    ]
