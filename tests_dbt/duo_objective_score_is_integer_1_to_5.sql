@@ -37,8 +37,8 @@ scores as (
         dialogue_key,
         file_path,
         metric,
-        unnest(cast(scores as json [])) as score_json,
-        generate_subscripts(cast(scores as json []), 1) as annotator_slot
+        unnest(cast(scores as json[])) as score_json,
+        generate_subscripts(cast(scores as json[]), 1) as annotator_slot
     from score_lists
 
 ),
