@@ -1,6 +1,6 @@
 """What `dwh build` must rebuild: everything, or only what depends on the sources loaded since.
 
-A passing build that chose its own selection records, in `raw.warehouse_builds`, the load each
+Every passing build records, in `raw.warehouse_builds`, the load each
 source was built from (with its raw tables' row counts, so that rows changed by hand are noticed
 too) and a fingerprint of the dbt project. The next `dwh build` compares: a source whose latest
 finished load is another one, or whose raw tables hold another number of rows, has changed, and only the models
@@ -10,6 +10,7 @@ warehouse was built from the same raw data and the same project, so it is alread
 build would make. A changed project, no earlier build, or `--full` rebuilds everything."""
 
 import hashlib
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,8 +39,10 @@ class BuildPlan:
     """The selection a default `dwh build` runs, and what it records once it passed."""
 
     source_loads: dict[str, str]  # source -> "<latest finished load that landed it> (<raw rows> rows)"
-    fingerprint: str
+    fingerprint: str  # the project's, then the build's dbt arguments when it has any (build_fingerprint)
     changed_sources: list[str] | None  # None: rebuild everything
+    # the dbt arguments the last recorded build ran with, when they differ from this one's
+    other_arguments_before: list[str] | None = None
 
     @property
     def is_full(self) -> bool:
@@ -56,6 +59,11 @@ class BuildPlan:
         return ["--select", *(f"source:{source}+" for source in [*self.changed_sources, BOOKKEEPING_SOURCE])]
 
     def describe(self) -> str:
+        if self.is_full and self.other_arguments_before:
+            return (
+                f"full build (the last build ran with the dbt arguments {' '.join(self.other_arguments_before)}: "
+                "everything is rebuilt without them)"
+            )
         if self.is_full:
             return "full build"
         if self.has_nothing_to_do:
@@ -106,17 +114,32 @@ def source_states(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
     return states
 
 
-def plan_build(con: duckdb.DuckDBPyConnection, full: bool = False) -> BuildPlan:
-    """Compare the warehouse's loads and the project with what its last recorded build used."""
+def build_fingerprint(project: str, dbt_args: list[str]) -> str:
+    """What a build is recorded as built with: the project's fingerprint, then, for a build given dbt
+    arguments (`--vars`, a selection, flags: anything may change what is built), those arguments as
+    JSON. A build with other arguments than the last one is never taken for up to date."""
+    return f"{project} {json.dumps(dbt_args)}" if dbt_args else project
+
+
+def arguments_of(fingerprint: str) -> list[str]:
+    """The dbt arguments a recorded build's fingerprint holds ([] for a build without any)."""
+    _, _, arguments = fingerprint.partition(" ")
+    return json.loads(arguments) if arguments else []
+
+
+def plan_build(con: duckdb.DuckDBPyConnection, full: bool = False, dbt_args: list[str] | None = None) -> BuildPlan:
+    """Compare the warehouse's loads, the project and the dbt arguments with what its last recorded
+    build used."""
     source_loads = source_states(con)
-    fingerprint = project_fingerprint()
+    fingerprint = build_fingerprint(project_fingerprint(), dbt_args or [])
     recorded = con.execute(
         "select 1 from duckdb_tables() where schema_name = 'raw' and table_name = 'warehouse_builds'"
     ).fetchone()
     # a warehouse from before builds were recorded has no such table: built in full
     last = con.execute(LAST_BUILD_SQL).fetchone() if recorded else None
     if full or last is None or last[0] != fingerprint:
-        return BuildPlan(source_loads, fingerprint, None)
+        before = arguments_of(last[0]) if last else []
+        return BuildPlan(source_loads, fingerprint, None, before if before != (dbt_args or []) else None)
     built_from = dict(last[1])
     changed = sorted(
         source
@@ -128,7 +151,7 @@ def plan_build(con: duckdb.DuckDBPyConnection, full: bool = False) -> BuildPlan:
 
 def record_build(con: duckdb.DuckDBPyConnection, plan: BuildPlan) -> None:
     """Remember what the warehouse is now built from (in the staged copy, before it is published)."""
-    rebuilt = sorted(plan.source_loads) if plan.is_full else plan.changed_sources
+    rebuilt = sorted(plan.source_loads) if plan.is_full or not plan.changed_sources else plan.changed_sources
     con.execute(
         "insert into raw.warehouse_builds values (current_timestamp, ?, map(?, ?), ?, ?)",
         [plan.fingerprint, list(plan.source_loads), list(plan.source_loads.values()), rebuilt, __version__],

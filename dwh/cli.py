@@ -196,6 +196,9 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("out", type=Path, help="output folder (created; must be empty or absent)")
     export.add_argument("--format", choices=["parquet"], default="parquet", help="file format (default parquet)")
     export.set_defaults(handler=cmd_export)
+
+    docs = commands.add_parser("docs", help="write dbt's documentation site as one offline page (make docs)")
+    docs.set_defaults(handler=cmd_docs)
     return parser
 
 
@@ -274,6 +277,13 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     manifest = export_warehouse(warehouse_path(), args.out)
     print(f"export: {manifest.parent.resolve()} (manifest: {manifest.name})")
+    return 0
+
+
+def cmd_docs(args: argparse.Namespace) -> int:
+    from dwh.docs import generate_docs
+
+    print(f"docs: {generate_docs(warehouse_path())}")
     return 0
 
 

@@ -12,6 +12,7 @@ a new warehouse in meanwhile does not mix two versions into one export. The expo
 a sibling folder and renamed into place at the end, so OUT is either complete or absent.
 """
 
+import errno
 import json
 import shutil
 import tempfile
@@ -22,6 +23,7 @@ import duckdb
 from tqdm import tqdm
 
 from dwh.fetch import sha256_of
+from dwh.freshness import marts_build, say_if_older_than_last_load
 from dwh.outputs import check_export_folder, readable_by_umask
 from ingest.database import connect_read_only, sql_string
 from ingest.errors import DwhError
@@ -46,6 +48,7 @@ def export_warehouse(db_path: Path, out_dir: Path) -> Path:
         con = connect_read_only(db_path)
         try:
             con.execute("begin transaction")  # one snapshot for every table
+            build = marts_build(con)
             tables = [
                 export_table(con, staging, relation)
                 for relation in tqdm(exported_relations(con, db_path), desc="exporting", unit="table", disable=None)
@@ -53,10 +56,12 @@ def export_warehouse(db_path: Path, out_dir: Path) -> Path:
             con.execute("commit")
         finally:
             con.close()
+        say_if_older_than_last_load(build, "dwh export")
         manifest = {
             "format": "parquet",
             "warehouse": str(db_path.resolve()),
             "exported_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "build": build.as_manifest(),
             "partitioning": f"Hive-style by `{PARTITION_COLUMN}` for the tables whose partitioned_by says so; "
             f"the partition column is in the folder names, not in the files",
             "tables": tables,
@@ -64,13 +69,42 @@ def export_warehouse(db_path: Path, out_dir: Path) -> Path:
         (staging / MANIFEST_NAME).write_text(
             json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
         )
-        if out_dir.exists():
-            out_dir.rmdir()  # empty, checked above
-        staging.rename(out_dir)
+        move_into_place(staging, out_dir)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return out_dir / MANIFEST_NAME
+
+
+# what the file system answers when another export (or program) filled OUT while this one ran
+FILLED_MEANWHILE = (errno.ENOTEMPTY, errno.EEXIST)
+
+
+def move_into_place(staging: Path, out_dir: Path) -> None:
+    """Rename the finished export onto OUT (absent, or empty as checked before the work). Another
+    export that got there first is said in one line; its folder is left as it wrote it."""
+    try:
+        out_dir.rmdir()
+    except FileNotFoundError:
+        pass  # absent, or removed meanwhile by another export to the same place
+    except OSError as exc:
+        if exc.errno not in FILLED_MEANWHILE:
+            raise
+        raise _another_export_first(out_dir) from exc
+    try:
+        staging.rename(out_dir)
+    except OSError as exc:
+        if exc.errno not in FILLED_MEANWHILE:
+            raise
+        raise _another_export_first(out_dir) from exc
+
+
+def _another_export_first(out_dir: Path) -> DwhError:
+    return DwhError(
+        f"{out_dir}: another dwh export (or another program) filled this folder while this export ran, "
+        "and got there first; its files are left as they are, this export wrote nothing: use that one, "
+        "or choose a new folder"
+    )
 
 
 def exported_relations(con: duckdb.DuckDBPyConnection, db_path: Path) -> list[tuple[str, str, str, str | None]]:

@@ -8,6 +8,7 @@ Files are written to a new temporary file beside them and renamed into place (`r
 written through whatever already has their name.
 """
 
+import errno
 import os
 import stat
 import tempfile
@@ -87,9 +88,22 @@ def replacing(out: Path) -> Iterator[Path]:
             os.close(handle)
         yield partial
         partial.replace(out)
+    except OSError as exc:
+        partial.unlink(missing_ok=True)
+        raise not_written(out, exc) from exc
     except BaseException:
         partial.unlink(missing_ok=True)
         raise
+
+
+def not_written(out: Path, exc: OSError) -> DwhError:
+    """The one line for a file that could not be written (a full disk, say): the path, the cause and
+    what to do; whatever was at `out` is left as it was."""
+    cause = exc.strerror or str(exc)
+    full = exc.errno in (errno.ENOSPC, errno.EDQUOT)
+    remedy = "free space there or choose another path" if full else "choose another path"
+    kept = f"an earlier {out.name} there is left as it was" if out.exists() else "nothing was written"
+    return DwhError(f"{out}: could not be written ({cause}); {kept}: {remedy}")
 
 
 def check_export_folder(out_dir: Path, db_path: Path) -> Path:

@@ -76,8 +76,25 @@ def refuse_unusable_warehouse(db_path: Path, require_a_load: bool = False) -> No
     """Before a writer takes its lock: a client holding the file read-write, a DuckDB file of
     another project or (with `require_a_load`) a file no ingest loaded is refused in one line,
     and nothing is left beside the file."""
+    refuse_folders_in_the_writers_way(db_path)
     refuse_read_write_holder(db_path)
     refuse_foreign_raw_tables(db_path, require_a_load)
+
+
+# the files a writer creates, replaces or removes beside the warehouse
+WRITER_FILES = (".lock", ".next", ".next.wal", ".next.wal.checkpoint", ".failed", ".wal", ".wal.checkpoint")
+
+
+def refuse_folders_in_the_writers_way(db_path: Path) -> None:
+    """A folder where a writer keeps one of its files beside the warehouse (`<name>.next`, say) would
+    stop it halfway with "Is a directory": refused up front, naming it."""
+    for suffix in WRITER_FILES:
+        path = db_path.with_name(db_path.name + suffix)
+        if path.is_dir() and not path.is_symlink():
+            raise DwhError(
+                f"{path}: is a folder, where dwh ingest and dwh build keep a file of their own beside "
+                f"{db_path.name}; move or remove it, then run this again (nothing was changed)"
+            )
 
 
 @contextmanager

@@ -14,6 +14,7 @@ from pathlib import Path
 import altair as alt
 import duckdb
 
+from dwh.freshness import marts_build, say_if_older_than_last_load
 from dwh.outputs import refuse_non_regular_file, refuse_warehouse_files, replacing, resolved
 from dwh.report_judges import judges_section
 from dwh.report_parts import WIDTH, Section, item_histogram, rows, svg, table
@@ -37,6 +38,7 @@ def write_report(db_path: Path, out_path: Path) -> Path:
             sources = loaded_sources(con)
             if not sources:
                 raise DwhError(f"{db_path}: holds no built marts yet; run `dwh ingest …` and `dwh build` first")
+            say_if_older_than_last_load(marts_build(con), "dwh report")
             sections = [section for build in SECTION_BUILDERS if (section := build(con, sources)) is not None]
         finally:
             con.close()

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import duckdb
 
+from dwh.freshness import marts_build, say_if_older_than_last_load
 from ingest.database import connect_read_only
 from ingest.errors import DwhError
 
@@ -28,6 +29,7 @@ def marts_summary(db_path: Path) -> str:
         counts = " union all ".join(
             f"select '{m}' as mart, source, count(*) as n from marts.{m} group by source" for m in MARTS
         )
+        say_if_older_than_last_load(marts_build(con), "dwh summary")
         relation = con.sql(f"pivot ({counts}) on source using first(n) group by mart order by mart")
         return "\n".join(["Rows per mart and source:", str(relation), *release_quirk_lines(con, existing)]).rstrip()
     finally:

@@ -8,9 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import duckdb
 import pytest
 
-from tests.helpers import PROJECT_ROOT, query
+from tests.helpers import PROJECT_ROOT, failing_rows, query
 
 pytestmark = pytest.mark.slow  # builds a copy of the project
 
@@ -69,8 +70,8 @@ def mart_sql(project: Path) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def toy_warehouse(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """A copy of the project with the guide applied, the toy release landed and built."""
+def toy_project(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A copy of the project with the guide applied, and the folder holding the guide's toy release."""
     root = tmp_path_factory.mktemp("fourth-source")
     project, release_dir = root / "project", root / "release"
     shutil.copytree(PROJECT_ROOT, project, ignore=lambda folder, names: [n for n in names if n in NOT_COPIED])
@@ -79,22 +80,40 @@ def toy_warehouse(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]
     assert {action for action, _, _ in blocks} >= {"release", "file", "append to", "insert into", "add to the lists of"}
     for action, target, body in blocks:
         apply_block(project, release_dir, action, target, body)
+    return project, release_dir
 
-    db_path = root / "warehouse.duckdb"
-    for args in (["ingest", "--toy", str(release_dir / "toy.jsonl")], ["build"]):
-        # `python -m dwh.cli` in the copy runs the copy's package and dbt project
-        completed = subprocess.run(
-            [sys.executable, "-m", "dwh.cli", *args],
-            cwd=project,
-            capture_output=True,
-            text=True,
-            env={
-                "PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin",
-                "DWH_DB_PATH": str(db_path),
-                "HOME": str(root),
-            },
-        )
+
+def dwh_in(project: Path, db_path: Path, args: list[str]) -> subprocess.CompletedProcess:
+    """`dwh args` in the copy (`python -m dwh.cli` there runs the copy's package and dbt project),
+    with dbt's target and log folders beside `db_path`."""
+    return subprocess.run(
+        [sys.executable, "-m", "dwh.cli", *args],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env={
+            "PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin",
+            "DWH_DB_PATH": str(db_path),
+            "HOME": str(db_path.parent),
+            "DBT_TARGET_PATH": str(db_path.parent / "target"),
+            "DBT_LOG_PATH": str(db_path.parent / "logs"),
+        },
+    )
+
+
+def ingest_and_build_toy(project: Path, db_path: Path, release: Path) -> None:
+    for args in (["ingest", "--toy", str(release)], ["build"]):
+        completed = dwh_in(project, db_path, args)
         assert completed.returncode == 0, f"dwh {args[0]}:\n{completed.stdout[-6000:]}\n{completed.stderr[-3000:]}"
+
+
+@pytest.fixture(scope="module")
+def toy_warehouse(toy_project: tuple[Path, Path]) -> tuple[Path, Path]:
+    """The guide's copy of the project, with the toy release landed and built."""
+    project, release_dir = toy_project
+    db_path = project.parent / "built" / "warehouse.duckdb"
+    db_path.parent.mkdir()
+    ingest_and_build_toy(project, db_path, release_dir / "toy.jsonl")
     return project, db_path
 
 
@@ -180,3 +199,79 @@ def test_reconciliation_accounts_for_every_toy_line(toy_warehouse: tuple[Path, P
     assert query(db_path, "select count(*) from marts.unreached_records") == [(0,)]
     reconciliation = query(db_path, "select * from marts.load_reconciliation where source = 'toy'")
     assert len(reconciliation) == 1, reconciliation
+
+
+# lines of the wrong shape, after the guide's two good ones: each a reject with its line and reason
+WRONG_SHAPES = [
+    (
+        '{"id": "t3", "user": "u3", "turns": ["Hi"], "rating": 3, "reviews": [3, 4]}',
+        '"reviews" is a list, where an object belongs',
+    ),
+    ('["t4", "u4"]', "not a JSON object"),
+    (
+        '{"id": null, "user": "u5", "turns": ["Hi"], "rating": 3, "reviews": {"r1": 3}}',
+        '"id" is null, where a string belongs',
+    ),
+    (
+        '{"id": "t6", "user": "u6", "turns": "Hi", "rating": 3, "reviews": {"r1": 3}}',
+        '"turns" is a string, where a list belongs',
+    ),
+    ('{"id": "t7", "user": "u7", "turns": ["Hi"], "reviews": {"r1": 3}}', 'missing "rating"'),
+]
+
+
+def test_a_toy_line_of_the_wrong_shape_is_rejected_at_ingest(toy_project: tuple[Path, Path]) -> None:
+    """Issue 44, case 3: `"reviews": [3, 4]` (a list where an object belongs) landed, built green and
+    lost its reviews on the way to `ratings`. The guide's lander rejects it, with file, line and reason."""
+    project, release_dir = toy_project
+    release = release_dir / "toy_with_wrong_shapes.jsonl"
+    good = (release_dir / "toy.jsonl").read_text(encoding="utf-8")
+    release.write_text(good + "".join(line + "\n" for line, _ in WRONG_SHAPES), encoding="utf-8")
+    db_path = project.parent / "wrong-shapes" / "warehouse.duckdb"
+    db_path.parent.mkdir()
+
+    ingest_and_build_toy(project, db_path, release)
+
+    assert query(db_path, "select file_path, line_number, reason, raw_text from raw.ingest_rejects order by 2") == [
+        (release.name, 3 + index, reason, line) for index, (line, reason) in enumerate(WRONG_SHAPES)
+    ]
+    assert query(db_path, "select records_read, records_landed, records_rejected from raw.ingest_files") == [(7, 2, 5)]
+    assert query(db_path, "select distinct dialogue_key from marts.ratings where source = 'toy' order by 1") == [
+        ("toy:t1",),
+        ("toy:t2",),
+    ]
+
+
+def test_a_repeated_or_null_toy_id_fails_the_build_naming_file_and_line(toy_project: tuple[Path, Path]) -> None:
+    """Issue 44, case 15: a repeated id fails `toy_dialogue_ids_unique` and a null key (a raw row
+    changed by hand: ingest rejects a null id) fails `not_null`, each naming the file and line; the
+    live warehouse is not touched."""
+    project, release_dir = toy_project
+    release = release_dir / "toy_with_a_repeated_id.jsonl"
+    lines = (release_dir / "toy.jsonl").read_text(encoding="utf-8").splitlines()
+    release.write_text("\n".join([*lines, lines[0]]) + "\n", encoding="utf-8")  # t1 on lines 1 and 3
+    db_path = project.parent / "repeated-id" / "warehouse.duckdb"
+    db_path.parent.mkdir()
+    assert dwh_in(project, db_path, ["ingest", "--toy", str(release)]).returncode == 0
+    null_id = '{"id": null, "user": "u9", "turns": ["Hi"], "rating": 3, "reviews": {"r1": 3}}'
+    with duckdb.connect(str(db_path)) as con:
+        con.execute(
+            "insert into raw.toy_dialogues select load_id, file_path, 4, ? from raw.toy_dialogues limit 1", [null_id]
+        )
+    loaded = db_path.read_bytes()
+
+    built = dwh_in(project, db_path, ["build"])
+
+    assert built.returncode == 1 and "Traceback" not in built.stderr
+    [error] = built.stderr.strip().splitlines()
+    assert error.startswith("dwh: error: dbt build failed: ") and "toy_dialogue_ids_unique" in error
+    assert db_path.read_bytes() == loaded
+    target = db_path.parent / "target"
+    assert [
+        (r["dialogue_id"], r["file_path"], r["line_number"])
+        for r in failing_rows(db_path, "toy_dialogue_ids_unique", target)
+    ] == [("t1", release.name, 1), ("t1", release.name, 3)]
+    [not_null] = [r for r in failing_rows(db_path, "not_null_stg_toy__dialogues_dialogue_key", target)]
+    assert (not_null["dialogue_key"], not_null["file_path"], not_null["line_number"]) == (None, release.name, 4)
+    shown = built.stdout.split("FAIL: not_null_stg_toy__dialogues_dialogue_key (1 row(s))\n")[1].splitlines()
+    assert "file_path" in shown[0] and "line_number" in shown[0] and release.name in shown[1], built.stdout

@@ -62,3 +62,15 @@ create or replace macro raw.json_repeated_key(json_text) as (
         repeated -> repeated is not null
     )[1]
 );
+-- The warehouse's ReDial keys join ids with ":" (`redial:<conversationId>`, and a judgement's unit
+-- `redial:<conversationId>:<movie id>`): an id holding ":" could make another record's key
+-- (conversation 1 with movie 2:3 and conversation 1:2 with movie 3 are both unit redial:1:2:3). Ids
+-- are data, kept as written, so such a line is rejected, naming the id; null when there is none.
+create or replace macro raw.redial_id_with_key_separator(json_text) as case
+    when contains(json_extract_string(json_text, '$.conversationId'), ':')
+        then 'conversationId "' || json_extract_string(json_text, '$.conversationId') || '"'
+    else 'movie id "' || list_filter(
+        flatten(coalesce(try(json_keys(json_text, ['$.movieMentions', '$.initiatorQuestions', '$.respondentQuestions'])), [])),
+        movie_id -> contains(movie_id, ':')
+    )[1] || '"'
+end;

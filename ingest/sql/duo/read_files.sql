@@ -26,6 +26,9 @@ select
         when not json_valid(json_text) then 'not valid JSON'
         when json_type(json_text::json) <> 'OBJECT' then 'top-level JSON value is not an object'
         when json_extract(json_text, '$.dialogue_id') is null then 'missing key "dialogue_id"'
+        -- the dialogue's key is duo:<language>:<dialogue_id>: without an id it would be `duo:en:`
+        when coalesce(trim(json_extract_string(json_text, '$.dialogue_id')), '') = ''
+            then 'empty or null "dialogue_id" (the dialogue''s key needs it): give the dialogue its id'
         when json_type(json_text::json, '$.dialogue') is distinct from 'ARRAY'
             then 'missing or non-list key "dialogue"'
         when json_extract(json_text, '$.subjective_evaluation') is null

@@ -35,6 +35,10 @@ select
         when top_type <> 'OBJECT' then 'JSON value is ' || lower(top_type) || ', not an object'
         when raw.json_repeated_key(json_text) is not null
             then 'duplicate key "' || raw.json_repeated_key(json_text) || '" (which of its values counts is ambiguous)'
+        when raw.redial_id_with_key_separator(json_text) is not null
+            then raw.redial_id_with_key_separator(json_text)
+                || ' holds ":", the separator of the warehouse''s keys (two records could get one key): '
+                || 'fix the id in the release'
         -- each field of raw.redial_conversation_fields() that is missing or of another type
         else nullif(array_to_string(list_transform(raw.redial_conversation_fields(), (field, i) ->
             case

@@ -31,7 +31,7 @@ final as (
         excluded_raters.rater_key is not null as is_excluded,
         excluded_raters.reason as exclusion_reason
     from raters
-    left join excluded_raters on raters.rater_key = excluded_raters.rater_key
+    left join excluded_raters on trim(raters.rater_key) = trim(excluded_raters.rater_key)
 
 )
 
