@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from agreement_core import maths, resampling
-from agreement_core.judges import JudgeQuestion
+from agreement_core.judge_references import JudgeQuestion
 from agreement_core.settings import MonteCarloSettings
 
 COLUMNS = {

@@ -9,18 +9,15 @@ A reference is a set of human values on the units: a source's base references (D
 agreement's rater groups where its raters have them (DICES's demographics)."""
 
 import warnings
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 import scipy.stats
 
 from agreement_core import maths, resampling
-from agreement_core.group_figures import EVERY_RATER, Question
+from agreement_core.judge_references import JudgeQuestion, Reference
 from agreement_core.settings import MonteCarloSettings
 
-# a base reference's own row: reference_dimension is its name, reference_value this
-WHOLE_REFERENCE = "all"
 # the human ceiling counts the reference's raters with at least this many units beside the others
 MIN_CEILING_UNITS = 10
 COLUMNS = {
@@ -46,156 +43,6 @@ COLUMNS = {
     "alignment_p": "float64",
     "alignment_q": "float64",
 }
-
-
-@dataclass
-class BaseReference:
-    """A base reference's values on the question's unit axis, one entry per value: label and unit
-    numbers, the rater (−1: none, as DICES's expert) and the ceiling rater (a rater, or DUO's
-    annotator slot) numbered 0..C−1."""
-
-    name: str
-    label_index: np.ndarray
-    unit_index: np.ndarray
-    rater_ids: np.ndarray
-    ceiling_index: np.ndarray
-    n_labels: int
-    n_units: int
-
-    def counts(self, chosen: np.ndarray | slice = slice(None)) -> np.ndarray:
-        """`(labels, units)` of the chosen values (default all)."""
-        return maths.one_hot_counts(self.unit_index[chosen], self.label_index[chosen], self.n_units, self.n_labels)
-
-    def ceiling_xrr(self, chosen: np.ndarray, metric: maths.Metric) -> maths.CrossReliability:
-        """Each ceiling rater's xRR with the chosen values of the others: X the rater's own values,
-        Y the rest, over the units the rater judged (one rater at a time: most judge few units)."""
-        counts = self.counts(chosen)
-        figures = []
-        for rater in np.unique(self.ceiling_index[chosen]):
-            own = chosen & (self.ceiling_index == rater)
-            units = np.unique(self.unit_index[own])
-            x = maths.one_hot_counts(
-                np.searchsorted(units, self.unit_index[own]), self.label_index[own], len(units), self.n_labels
-            )
-            figures.append(maths.cross_reliability(x, counts[:, units] - x, metric))
-        return maths.CrossReliability(
-            *(
-                np.array([getattr(f, name) for f in figures], dtype=float)
-                for name in maths.CrossReliability.__dataclass_fields__
-            )
-        )
-
-    def dimension_values(self, members: pd.DataFrame) -> resampling.RaterValues:
-        """The values of the raters in one dimension's groups (`members`: rater_id, group_number),
-        numbered for GRASP's shuffles of group labels among them."""
-        raters = members.drop_duplicates("rater_id").sort_values("rater_id")
-        rater_ids = raters["rater_id"].to_numpy()
-        position = np.searchsorted(rater_ids, self.rater_ids)
-        in_dimension = (position < len(rater_ids)) & (
-            rater_ids[np.minimum(position, len(rater_ids) - 1)] == self.rater_ids
-        )
-        return resampling.RaterValues(
-            label_index=self.label_index[in_dimension],
-            rater_index=position[in_dimension],
-            unit_index=self.unit_index[in_dimension],
-            rater_groups=raters["group_number"].to_numpy(),
-            n_labels=self.n_labels,
-            n_units=self.n_units,
-        )
-
-
-@dataclass
-class Reference:
-    """Whom a judge is compared with: a base reference (`dimension` its name, `value` "all") or a
-    rater group of one (`base` its base reference, `group_number` its number in the dimension)."""
-
-    dimension: str
-    value: str
-    counts: np.ndarray  # (labels, units)
-    chosen: np.ndarray  # which of the base reference's values are the reference's
-    base: BaseReference
-    group_number: int | None = None
-
-    @property
-    def is_group(self) -> bool:
-        return self.group_number is not None
-
-
-@dataclass
-class JudgeQuestion:
-    """A question's judges and references on one axis of units and one label set: the question's
-    codes, and for interval questions the judges' own values too (a judge may give 3.5)."""
-
-    question: Question
-    judges: np.ndarray
-    judge_counts: np.ndarray  # (labels, judges, units), one value per judge and unit
-    references: list[Reference]
-    dimensions: dict[tuple[str, str], pd.DataFrame]  # (base, dimension) -> members (rater_id, group_number)
-
-    @property
-    def metric(self) -> maths.Metric:
-        return self.question.metric
-
-    def stacked(self, references: list[Reference] | None = None) -> np.ndarray:
-        """`(labels, references, units)`."""
-        return np.stack([reference.counts for reference in references or self.references], axis=1)
-
-
-def label_codes(question: Question, judge_values: pd.DataFrame) -> np.ndarray:
-    """The codes on the question's axis: its labels, and for numbers the judges' values among them."""
-    if question.level in ("interval", "ratio"):
-        return np.union1d(question.codes, judge_values["value"].to_numpy(dtype=float))
-    return question.codes
-
-
-def judge_question(
-    question: Question, references: pd.DataFrame, judge_values: pd.DataFrame, groups: pd.DataFrame
-) -> JudgeQuestion:
-    """`references` (unit_id, rater_id (−1: none), ceiling_rater, reference, value_code),
-    `judge_values` (judge, unit_id, value), `groups` (group_id, group_dimension, group_value, rater_id)."""
-    on_axis = Question(**{**question.__dict__, "codes": label_codes(question, judge_values)})
-    unit_ids = np.union1d(references["unit_id"].to_numpy(), judge_values["unit_id"].to_numpy())
-    judges, judge_index = np.unique(judge_values["judge"].to_numpy(dtype=object), return_inverse=True)
-    judge_counts = np.zeros((len(on_axis.codes), len(judges), len(unit_ids)))
-    judge_counts[
-        np.searchsorted(on_axis.codes, judge_values["value"].to_numpy(dtype=float)),
-        judge_index,
-        np.searchsorted(unit_ids, judge_values["unit_id"].to_numpy()),
-    ] = 1.0
-    built, dimensions = [], {}
-    for name, rows in references.groupby("reference", sort=True):
-        base = base_reference(str(name), on_axis, rows, unit_ids)
-        everything = np.ones(len(base.label_index), dtype=bool)
-        built.append(Reference(base.name, WHOLE_REFERENCE, base.counts(), everything, base))
-        for dimension, members in groups[groups["rater_id"].isin(rows["rater_id"])].groupby("group_dimension"):
-            if dimension == EVERY_RATER:
-                continue
-            members = members.assign(group_number=pd.factorize(members["group_value"], sort=True)[0])
-            dimensions[(base.name, str(dimension))] = members
-            built.extend(group_references(base, str(dimension), members))
-    return JudgeQuestion(on_axis, judges, judge_counts, built, dimensions)
-
-
-def base_reference(name: str, question: Question, rows: pd.DataFrame, unit_ids: np.ndarray) -> BaseReference:
-    ceiling_index = pd.factorize(rows["ceiling_rater"], sort=True)[0]
-    return BaseReference(
-        name=name,
-        label_index=np.searchsorted(question.codes, rows["value_code"].to_numpy(dtype=float)),
-        unit_index=np.searchsorted(unit_ids, rows["unit_id"].to_numpy()),
-        rater_ids=rows["rater_id"].to_numpy(),
-        ceiling_index=ceiling_index,
-        n_labels=len(question.codes),
-        n_units=len(unit_ids),
-    )
-
-
-def group_references(base: BaseReference, dimension: str, members: pd.DataFrame) -> list[Reference]:
-    """One reference per group of the dimension, in group-number order."""
-    references = []
-    for (number, value), of_group in members.groupby(["group_number", "group_value"], sort=True):
-        chosen = np.isin(base.rater_ids, of_group["rater_id"].to_numpy())
-        references.append(Reference(dimension, str(value), base.counts(chosen), chosen, base, int(number)))
-    return references
 
 
 # ------------------------------------------------------------------------------------- figures

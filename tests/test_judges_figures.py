@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from agreement_core import judge_comparison, judges
 from agreement_core.group_figures import Question
+from agreement_core.judge_references import judge_question
 from agreement_core.settings import MonteCarloSettings
 from tests import agreement_reference as reference
 
@@ -132,7 +133,7 @@ def expected_ceiling(case: dict, members, judge_xrr: float | None) -> tuple:
 @settings(max_examples=80, deadline=None)
 @given(judged_questions())
 def test_every_deterministic_figure_equals_the_independent_code(case: dict) -> None:
-    task = judges.judge_question(*inputs(case))
+    task = judge_question(*inputs(case))
     rows = judges.as_result([judges.question_rows(task, NO_MONTE_CARLO)])
     for row in rows.to_dict("records"):
         members = reference_members(case, row["reference_dimension"], row["reference_value"])
@@ -176,7 +177,7 @@ def most_frequent(values: list) -> set:
 @settings(max_examples=40, deadline=None)
 @given(judged_questions())
 def test_two_judges_are_compared_on_the_units_both_judged(case: dict) -> None:
-    task = judges.judge_question(*inputs(case))
+    task = judge_question(*inputs(case))
     rows = judge_comparison.as_result(judge_comparison.question_rows(task, NO_MONTE_CARLO))
     names = sorted({r["judge"] for r in case["judge_rows"]})
     assert set(zip(rows["judge_a"], rows["judge_b"])) <= {(a, b) for i, a in enumerate(names) for b in names[i + 1 :]}
@@ -199,7 +200,7 @@ def test_a_judge_equal_to_the_users_scores_has_xrr_and_rho_one() -> None:
         {"unit_id": range(60), "rater_id": range(60), "ceiling_rater": [f"u{i}" for i in range(60)]}
     ).assign(reference="user", value_code=scores)
     judge = pd.DataFrame({"judge": "copy", "unit_id": range(60), "value": scores})
-    task = judges.judge_question(
+    task = judge_question(
         question, users, judge, pd.DataFrame(columns=["group_id", "group_dimension", "group_value", "rater_id"])
     )
     row = judges.question_rows(task, NO_MONTE_CARLO).iloc[0]
@@ -232,7 +233,7 @@ def planted_case(rng: np.random.Generator, n_units: int, sided: bool, women_diff
 def test_the_same_seed_gives_the_same_figures_and_a_sided_judge_is_found() -> None:
     case = planted_case(np.random.default_rng(5), 60, sided=True)
     runs = [
-        judges.question_rows(judges.judge_question(*inputs(case)), MonteCarloSettings(True, seed, 300, 300, ("*",)))
+        judges.question_rows(judge_question(*inputs(case)), MonteCarloSettings(True, seed, 300, 300, ("*",)))
         for seed in (1, 1, 2)
     ]
     pd.testing.assert_frame_equal(runs[0], runs[1])
@@ -249,7 +250,7 @@ def test_alignment_p_values_are_uniform_without_a_group_effect() -> None:
     p_values = []
     for seed in range(150):
         case = planted_case(rng, 30, sided=seed % 2 == 0, women_differ=False)
-        rows = judges.question_rows(judges.judge_question(*inputs(case)), MonteCarloSettings(True, seed, 1, 99, ("*",)))
+        rows = judges.question_rows(judge_question(*inputs(case)), MonteCarloSettings(True, seed, 1, 99, ("*",)))
         p_values.append(rows.set_index("reference_value").at["Woman", "alignment_p"])
     p_values = np.array(p_values)
     assert ((p_values > 0) & (p_values <= 1)).all()
@@ -262,12 +263,12 @@ def test_the_xrr_interval_covers_the_populations_xrr_about_95_percent_of_the_tim
     rng = np.random.default_rng(9)
     population = planted_case(rng, 20_000, sided=True)
     question, references, judge_values, groups = inputs(population)
-    truth = judges.question_rows(judges.judge_question(question, references, judge_values, groups), NO_MONTE_CARLO)
+    truth = judges.question_rows(judge_question(question, references, judge_values, groups), NO_MONTE_CARLO)
     truth_xrr = truth.set_index("reference_dimension").at["raters", "xrr"]
     covered = 0
     for sample in range(200):
         units = rng.choice(20_000, 120, replace=False)
-        task = judges.judge_question(
+        task = judge_question(
             question,
             references[references["unit_id"].isin(units)],
             judge_values[judge_values["unit_id"].isin(units)],

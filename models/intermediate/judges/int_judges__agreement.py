@@ -5,6 +5,7 @@ figures). One question at a time. The dbt vars arrive through this model's confi
 
 from agreement_core import judges
 from agreement_core.group_figures import questions_of
+from agreement_core.judge_references import judge_question
 from agreement_core.settings import MonteCarloSettings
 
 
@@ -29,6 +30,6 @@ def model(dbt, session):
         human = references.filter(of_question).project(
             "unit_id, coalesce(rater_id, -1) as rater_id, ceiling_rater, reference, value_code"
         )
-        task = judges.judge_question(questions[question_id], human.df(), judge_values, groups)
+        task = judge_question(questions[question_id], human.df(), judge_values, groups)
         rows.append(judges.question_rows(task, settings))
     return judges.as_result(rows)

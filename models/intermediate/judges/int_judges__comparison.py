@@ -3,8 +3,9 @@ xRR over the units both judged, their difference with its paired bootstrap inter
 permutation p, from `agreement_core.judge_comparison` (the maths of the human figures). One question
 at a time. The dbt vars arrive through this model's config (its YAML)."""
 
-from agreement_core import judge_comparison, judges
+from agreement_core import judge_comparison
 from agreement_core.group_figures import questions_of
+from agreement_core.judge_references import judge_question
 from agreement_core.settings import MonteCarloSettings
 
 
@@ -31,6 +32,6 @@ def model(dbt, session):
         human = references.filter(of_question).project(
             "unit_id, coalesce(rater_id, -1) as rater_id, ceiling_rater, reference, value_code"
         )
-        task = judges.judge_question(questions[question_id], human.df(), judge_values, groups)
+        task = judge_question(questions[question_id], human.df(), judge_values, groups)
         rows.extend(judge_comparison.question_rows(task, settings))
     return judge_comparison.as_result(rows)
