@@ -5,7 +5,7 @@ with
 
 judgements as (
 
-    select * from {{ ref('stg_judges__judgements') }}
+    select * from {{ ref('stg_judge__judgements') }}
 
 ),
 

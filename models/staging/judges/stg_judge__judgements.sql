@@ -4,7 +4,7 @@ with
 
 source as (
 
-    select * from {{ source('judges', 'judge_judgements') }}
+    select * from {{ source('judge', 'judge_judgements') }}
 
 ),
 
