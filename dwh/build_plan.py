@@ -79,11 +79,16 @@ def project_fingerprint(root: Path = PROJECT_ROOT) -> str:
     digest = hashlib.sha256(__version__.encode())
     for part in PROJECT_PARTS:
         path = root / part
-        files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+        files = sorted(p for p in path.rglob("*") if p.is_file() and not is_compiled(p)) if path.is_dir() else [path]
         for file in files:
             if file.exists():
                 digest.update(str(file.relative_to(root)).encode() + b"\0" + file.read_bytes() + b"\0")
     return digest.hexdigest()
+
+
+def is_compiled(path: Path) -> bool:
+    """Python's bytecode cache: written when the models import agreement_core, never read by dbt as such."""
+    return "__pycache__" in path.parts or path.suffix == ".pyc"
 
 
 LATEST_LOADS_SQL = """

@@ -111,3 +111,19 @@ def test_the_permutation_counts_equal_each_groups_values_counted_one_by_one() ->
             members = values[labels == group]
             expected = np.stack([(members == label).sum(axis=0) for label in range(3)])
             assert np.array_equal(counted[:, permutation, group], expected)
+
+
+def test_the_build_fingerprint_reads_the_package_source_not_its_bytecode(tmp_path) -> None:
+    """dbt's Python models import agreement_core, which writes __pycache__: that is no change to the
+    project, or every build after the first would be a full one."""
+    from dwh.build_plan import project_fingerprint
+
+    package = tmp_path / "agreement_core"
+    package.mkdir()
+    (package / "maths.py").write_text("X = 1\n")
+    before = project_fingerprint(tmp_path)
+    (package / "__pycache__").mkdir()
+    (package / "__pycache__" / "maths.cpython-311.pyc").write_bytes(b"\x00bytecode")
+    assert project_fingerprint(tmp_path) == before
+    (package / "maths.py").write_text("X = 2\n")
+    assert project_fingerprint(tmp_path) != before
