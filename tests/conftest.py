@@ -8,6 +8,7 @@ A test builds a warehouse of its own only where the build itself is what it test
 Helper functions are in tests/helpers.py."""
 
 import fcntl
+import json
 import os
 import pickle
 from collections.abc import Callable
@@ -67,6 +68,10 @@ def built_once_per_run(
         return built
 
 
+# the questions the scale-1 sample's build computes the Monte Carlo for: every DUO and ReDial question and
+# DICES's overall verdict (GRASP's), as the tests of its intervals and p-values read them
+SAMPLE_MONTE_CARLO_QUESTIONS = ["duo/*/*", "redial/*/*", "dices/*/Q_overall"]
+
 # fixtures whose tests need a dbt build (the `slow` marker is given to every test that uses one),
 # the longest build first
 BUILT_WAREHOUSES = ("sample_build", "real_duo_build", "small_sample_build")
@@ -92,12 +97,17 @@ def sample_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def sample_build(sample_release: Path, tmp_path_factory: pytest.TempPathFactory) -> BuiltWarehouse:
     """The embedded sample at scale 1, all three datasets, ingested and built as `make demo` does,
     under a memory bound far below the default (SAMPLE_BUILD_MEMORY_LIMIT: the build fitting in it is
-    test_memory_bound.py's subject, which this saves a build of its own)."""
+    test_memory_bound.py's subject, which this saves a build of its own), with the Monte Carlo for
+    the questions SAMPLE_MONTE_CARLO_QUESTIONS names (the default, every question, is tested on the
+    small sample: at this size it would hold both workers up for minutes)."""
     return built_once_per_run(
         "sample_build",
         tmp_path_factory,
         lambda folder: ingest_and_build(
-            folder, sample_ingest_args(sample_release), build_env={"DWH_BUILD_MEMORY_LIMIT": SAMPLE_BUILD_MEMORY_LIMIT}
+            folder,
+            sample_ingest_args(sample_release),
+            build_env={"DWH_BUILD_MEMORY_LIMIT": SAMPLE_BUILD_MEMORY_LIMIT},
+            build_args=["--vars", json.dumps({"agreement_monte_carlo_questions": SAMPLE_MONTE_CARLO_QUESTIONS})],
         ),
     )
 

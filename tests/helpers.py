@@ -108,15 +108,17 @@ class BuiltWarehouse:
         return Path(shutil.copyfile(self.db_path, folder / name))
 
 
-def ingest_and_build(root: Path, ingest_args: list[str], build_env: dict[str, str] | None = None) -> BuiltWarehouse:
-    """`dwh ingest <ingest_args>` and `dwh build` (its environment plus `build_env`) into
+def ingest_and_build(
+    root: Path, ingest_args: list[str], build_env: dict[str, str] | None = None, build_args: list[str] | None = None
+) -> BuiltWarehouse:
+    """`dwh ingest <ingest_args>` and `dwh build <build_args>` (its environment plus `build_env`) into
     `root/warehouse.duckdb`, with dbt's target and log folders of its own (no other build overwrites
     them); a build that does not pass fails the session's tests that need it, with everything dbt said."""
     db_path = root / "warehouse.duckdb"
     env = dbt_folders(root)
     target, logs = Path(env["DBT_TARGET_PATH"]), Path(env["DBT_LOG_PATH"])
     run_dwh(["ingest", *ingest_args], db_path, check=True, env_overrides=env)
-    built = run_dwh(["build"], db_path, env_overrides={**env, **(build_env or {})})
+    built = run_dwh(["build", *(build_args or [])], db_path, env_overrides={**env, **(build_env or {})})
     if built.returncode != 0:
         raise AssertionError(f"dwh build failed\n{built.stdout[-20000:]}\n{built.stderr}")
     not_passed = warned_or_failed_tests(target)

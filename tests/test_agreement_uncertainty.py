@@ -203,15 +203,23 @@ def frame(con: duckdb.DuckDBPyConnection, sql: str) -> pd.DataFrame:
     return con.execute(sql).df()
 
 
+def test_by_default_every_alpha_has_its_interval_and_every_gai_its_p_and_q(small_sample_build: BuiltWarehouse) -> None:
+    """The default var `agreement_monte_carlo_questions` is every question of every source."""
+    with duckdb.connect(str(small_sample_build.db_path), read_only=True) as con:
+        agreement = frame(con, "select * from marts.agreement")
+    counted = agreement[agreement["alpha"].notna() & (agreement["n_units"] >= 10)]
+    assert set(counted["source"]) == {"duo", "redial", "dices"} and counted["alpha_ci_low"].notna().all()
+    assert counted["question"].nunique() > 10  # DICES's Q2 and Q3 questions too, not only Q_overall
+    group_gai = agreement[agreement["gai"].notna() & (agreement["group_dimension"] != "all")]
+    assert len(group_gai) and group_gai[["gai_p", "gai_q"]].notna().all().all()
+
+
 def test_the_marts_monte_carlo_columns_keep_their_promises(sample_warehouse: duckdb.DuckDBPyConnection) -> None:
     agreement = frame(sample_warehouse, "select * from marts.agreement")
     with_interval = agreement[agreement["alpha_ci_low"].notna()]
-    # by default every question of every source: every α of ≥ 10 units has its interval, every group's GAI its p and q
+    # the questions the var names (tests/conftest.py's SAMPLE_MONTE_CARLO_QUESTIONS) get the figures, no other
     assert set(with_interval["source"]) == {"duo", "redial", "dices"}
-    counted = agreement[agreement["alpha"].notna() & (agreement["n_units"] >= 10)]
-    assert len(counted) and counted["alpha_ci_low"].notna().all()
-    group_gai = agreement[agreement["gai"].notna() & (agreement["group_dimension"] != "all")]
-    assert len(group_gai) and group_gai[["gai_p", "gai_q"]].notna().all().all()
+    assert set(with_interval.loc[with_interval["source"] == "dices", "question"]) == {"Q_overall"}
     assert (with_interval["alpha_ci_low"] <= with_interval["alpha_ci_high"]).all()
     assert with_interval["alpha"].notna().all()
     tested = agreement[agreement["gai_p"].notna()]
