@@ -131,6 +131,12 @@ def build_parser() -> argparse.ArgumentParser:
     ingest = commands.add_parser("ingest", help="land raw releases into the warehouse's raw schema")
     for source in SOURCES:
         ingest.add_argument(f"--{source.name}", type=Path, help=source.path_help)
+    ingest.add_argument(
+        "--judges",
+        type=Path,
+        help="judges' judgements: a file or a folder of files (CSV with a header, JSONL or Parquet, by extension) "
+        "with judge, dialogue_key, question, value (and movie_id for ReDial); checked against the last build's marts",
+    )
     ingest.set_defaults(handler=cmd_ingest)
 
     build = commands.add_parser(
@@ -207,8 +213,11 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     requests = [SourceRequest(source.name, path) for source in SOURCES if (path := getattr(args, source.name))]
     db_path = warehouse_path()
     check_memory_limit()
-    reports = run_ingest(db_path, requests, progress=say_progress)
+    outcome = run_ingest(db_path, requests, progress=say_progress, judges=args.judges)
+    reports = outcome.reports + (outcome.judges.reports if outcome.judges else [])
     print(format_reports(reports))
+    if outcome.judges:
+        print(outcome.judges.summary_line())
     print(f"warehouse: {db_path}")
     return 0
 
