@@ -166,7 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
     build.set_defaults(handler=cmd_build)
 
     sample = commands.add_parser("sample", help="write the embedded sample data in the real release layouts")
-    sample.add_argument("out", type=Path, help="output folder (duo/, redial/, dices/ are written inside)")
+    sample.add_argument("out", type=Path, help="output folder (duo/, redial/, dices/ and judges/ are written inside)")
     sample.add_argument(
         "--scale",
         type=float,
@@ -184,6 +184,17 @@ def build_parser() -> argparse.ArgumentParser:
     fetch.add_argument("--only", help="comma-separated subset of: duo, redial, dices")
     fetch.add_argument("--mirror", help="base URL of a mirror laid out as <mirror>/<host>/<path>")
     fetch.set_defaults(handler=cmd_fetch)
+
+    tasks = commands.add_parser(
+        "tasks",
+        help="write the units to judge, one JSON object a line (for a judge run outside the warehouse)",
+        description="Writes one JSON object a line per unit with human ratings in the built marts: dialogue_key, "
+        "question, movie_id (ReDial), the question's wording, its scale or labels, and the conversation's turns. "
+        "A judge's answers load back with `dwh ingest --judges`.",
+    )
+    tasks.add_argument("out", type=Path, help="the JSONL file to write")
+    tasks.add_argument("--source", choices=["duo", "dices", "redial"], help="only this source's units")
+    tasks.set_defaults(handler=cmd_tasks)
 
     summary = commands.add_parser("summary", help="print row counts of the marts per source")
     summary.set_defaults(handler=cmd_summary)
@@ -261,6 +272,14 @@ def cmd_fetch(args: argparse.Namespace) -> int:
     releases = tuple(r for r in OFFICIAL_RELEASES if r.name.split("-")[0] in wanted)
     for path in fetch_releases(args.out, releases, mirror=args.mirror):
         print(path)
+    return 0
+
+
+def cmd_tasks(args: argparse.Namespace) -> int:
+    from dwh.tasks import write_tasks
+
+    units = write_tasks(warehouse_path(), args.out, args.source)
+    print(f"tasks: {units:,} unit(s) to judge in {args.out}")
     return 0
 
 
