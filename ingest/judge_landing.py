@@ -95,6 +95,8 @@ def _check_rows(con: duckdb.DuckDBPyConnection, beside_releases: bool) -> None:
         con.execute(statement)
     unknown = UNKNOWN_DIALOGUE_BESIDE_RELEASES if beside_releases else UNKNOWN_DIALOGUE
     con.execute(ingest_query("judges/check_rows").format(unknown_dialogue=sql_string(unknown)))
+    for statement in filter(str.strip, ingest_query("judges/second_values").split(";\n")):
+        con.execute(statement)
 
 
 def _replace_judges(ctx: LoadContext, file_paths: list[str]) -> None:

@@ -282,3 +282,33 @@ def test_judges_before_any_build_are_one_line(tmp_path: Path) -> None:
         "(dwh ingest --duo/--redial/--dices) and run dwh build first, then dwh ingest --judges"
     )
     assert not db_path.exists()
+
+
+# a bound far below the default 512MB: 3 million judgements ran out of it while a window over every
+# row found the repeated units (the aggregate that replaced it spills); 2 million land in about 25 s
+TIGHT_INGEST_BOUND = "128MB"
+MANY_JUDGES = 1_100  # x 1,820 DUO units of the small sample: 2,002,000 judgements
+
+
+def test_two_million_judgements_land_within_a_tight_memory_bound(warehouse: Path, tmp_path: Path) -> None:
+    path = tmp_path / "many.csv"
+    with duckdb.connect(str(warehouse), read_only=True) as con:
+        con.execute(
+            f"""
+            copy (
+                select 'judge_' || j as judge, dialogue_key, question, null as movie_id,
+                    round(1 + 4 * ((hash(j, dialogue_key, question) % 1000) / 1000.0), 2) as value
+                from (select distinct dialogue_key, question from marts.ratings where source = 'duo'),
+                    range({MANY_JUDGES}) as judges(j)
+            ) to '{path}' (format csv, header true)
+            """
+        )
+
+    completed = run_dwh(
+        ["ingest", "--judges", str(path)], warehouse, env_overrides={"DWH_MEMORY_LIMIT": TIGHT_INGEST_BOUND}
+    )
+
+    assert completed.returncode == 0, completed.stderr
+    assert f"judges: {MANY_JUDGES:,} judge(s) loaded, 2,002,000 judgement(s), 0 reject(s)" in completed.stdout
+    [(rows, last_line)] = query(warehouse, "select count(*), max(line_number) from raw.judge_judgements")
+    assert (rows, last_line) == (2_002_000, 2_002_001)

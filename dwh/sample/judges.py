@@ -36,9 +36,9 @@ def judges_files(out_dir: Path) -> list[Path]:
 
 def write_judges_sample(out_dir: Path, seed: int = 0) -> list[Path]:
     """Write `out_dir/judges/<judge>.csv` from the sample under `out_dir`; returns the files."""
-    con = duckdb.connect(config={"memory_limit": memory_limit()})
-    try:
-        with tempfile.TemporaryDirectory(prefix="dwh-sample-judges-") as scratch:
+    with tempfile.TemporaryDirectory(prefix="dwh-sample-judges-") as scratch:
+        con = duckdb.connect(config={"memory_limit": memory_limit(), "temp_directory": str(Path(scratch) / "spill")})
+        try:
             _units(con, out_dir, Path(scratch))
             written = []
             for judge, path in zip(JUDGES, judges_files(out_dir)):
@@ -49,8 +49,8 @@ def write_judges_sample(out_dir: Path, seed: int = 0) -> list[Path]:
                     )
                 written.append(path)
             return written
-    finally:
-        con.close()
+        finally:
+            con.close()
 
 
 def _units(con: duckdb.DuckDBPyConnection, out_dir: Path, scratch: Path) -> None:

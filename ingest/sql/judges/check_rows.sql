@@ -1,7 +1,7 @@
 -- Every row of temp.judge_input with what it is: its dialogue's source and its value as a number
 -- (DUO the score, labels their value_code), and the reason it cannot land (null when it lands).
--- The first failing check names the field and its value. Of several values a judge gives one unit,
--- the first (in file and line order) counts; {unknown_dialogue} is the reason for an unknown key.
+-- The first failing check names the field and its value; {unknown_dialogue} is the reason for an
+-- unknown key. A second value for one unit is found afterwards (judges/second_values.sql).
 create or replace temp table judge_checked as
 with
 
@@ -76,29 +76,11 @@ checked as (
                     || ', not a judgement (' || judgements || ')'
         end as reason
     from described
-),
-
-ranked as (
-    select
-        *,
-        row_number() over unit_order as nth_value,
-        first_value(file_path) over unit_order as first_file,
-        first_value(line_number) over unit_order as first_line
-    from checked
-    window unit_order as (
-        partition by reason is null, judge, dialogue_key, question, if(source = 'redial', movie_id, null)
-        order by file_order, line_number
-    )
 )
 
 select
-    * exclude (reason, nth_value, first_file, first_line),
-    case
-        when reason is null and nth_value > 1
-            then 'judge ' || quoted(judge) || ': a second value for ' || dialogue_key || ' ' || question
-                || coalesce(' movie ' || if(source = 'redial', movie_id, null), '') || '; the first ('
-                || first_file || ' line ' || first_line || ') counts'
-        else reason
-    end as reason,
-    if(level_of_measurement = 'interval', number, value_code) as value_number
-from ranked;
+    * exclude (reason),
+    reason,
+    if(level_of_measurement = 'interval', number, value_code) as value_number,
+    if(source = 'redial', movie_id, null) as unit_movie_id
+from checked;
