@@ -312,3 +312,17 @@ def test_two_million_judgements_land_within_a_tight_memory_bound(warehouse: Path
     assert f"judges: {MANY_JUDGES:,} judge(s) loaded, 2,002,000 judgement(s), 0 reject(s)" in completed.stdout
     [(rows, last_line)] = query(warehouse, "select count(*), max(line_number) from raw.judge_judgements")
     assert (rows, last_line) == (2_002_000, 2_002_001)
+
+
+def test_tasks_without_built_marts_are_one_line(tmp_path: Path) -> None:
+    db_path = tmp_path / "warehouse.duckdb"
+    duckdb.connect(str(db_path)).close()  # a DuckDB file that no build has filled
+    out = tmp_path / "tasks.jsonl"
+
+    completed = run_dwh(["tasks", str(out)], db_path)
+
+    assert completed.returncode == 1
+    assert completed.stderr.strip() == (
+        f"dwh: error: {db_path}: the marts are not built yet (run dwh build), so there are no units to judge"
+    )
+    assert not out.exists()
