@@ -28,6 +28,8 @@ def write_tasks(db_path: Path, out: Path, source: str | None = None) -> int:
     if source is not None and source not in SOURCES:
         raise DwhError(f"--source: unknown source {source!r} (choose from {', '.join(SOURCES)})")
     refuse_warehouse_files(out, db_path, "dwh tasks")
+    if out.is_dir():
+        raise DwhError(f"{out}: is a folder; dwh tasks writes one file: name it, e.g. {out / 'tasks.jsonl'}")
     refuse_non_regular_file(out, "dwh tasks")
     if not db_path.is_file():
         raise DwhError(f"{db_path}: no warehouse yet (run dwh ingest and dwh build)")
@@ -48,7 +50,7 @@ def _reference_tables(con: duckdb.DuckDBPyConnection) -> None:
         questions=sql_string(str(SEEDS / "judgement_questions.csv")),
         labels=sql_string(str(SEEDS / "judgement_labels.csv")),
     )
-    # the ReDial units of the last statement are not needed here
+    # the ReDial form answers judges are checked against are not needed here
     for statement in filter(str.strip, reference.split(";\n")):
         if "judge_redial_units" not in statement:
             con.execute(statement)
@@ -61,9 +63,11 @@ def _stream_units(con: duckdb.DuckDBPyConnection, out: Path, source: str | None)
     ).fetchone()[0]
     tasks = ingest_query("judges/tasks").format(only=only, questions=sql_string(str(SEEDS / "judgement_questions.csv")))
     cursor = con.execute(tasks)
+    written = 0
     with replacing(out) as partial, partial.open("w", encoding="utf-8") as handle:
         with tqdm(total=total, desc="tasks", unit="unit", disable=None) as bar:
             while rows := cursor.fetchmany(BATCH_ROWS):
                 handle.write("".join(row[0] + "\n" for row in rows))
+                written += len(rows)
                 bar.update(len(rows))
-    return int(total)
+    return written

@@ -94,6 +94,8 @@ def _columns_of(con: duckdb.DuckDBPyConnection, path: Path, file_format: str) ->
             f"select distinct unnest(case when {IS_OBJECT} then json_keys(line) end) from temp.judge_lines"
         ).fetchall()
         return tuple(name for (name,) in keys)
+    except duckdb.OutOfMemoryException:
+        raise  # named as such by the loader
     except duckdb.Error as exc:
         raise DwhError(f"{path}: cannot be read as {file_format.upper()} ({_one_line(exc)})") from exc
 
@@ -131,7 +133,7 @@ def read_into_input(con: duckdb.DuckDBPyConnection, found: JudgesFile, file_orde
     try:
         {"csv": _read_csv, "jsonl": _read_jsonl, "parquet": _read_parquet}[found.file_format](con, found, file_order)
     except duckdb.OutOfMemoryException:
-        raise
+        raise  # named as such by the loader
     except duckdb.Error as exc:
         raise DwhError(f"{found.path}: cannot be read as {found.file_format.upper()} ({_one_line(exc)})") from exc
 
