@@ -21,6 +21,8 @@ demo: install
 	$(DWH) sample --force $(SAMPLE_DIR)
 	$(DWH) ingest --duo $(SAMPLE_DIR)/duo --redial $(SAMPLE_DIR)/redial/redial_dataset.zip --dices $(SAMPLE_DIR)/dices
 	$(DWH) build
+	$(DWH) ingest --judges $(SAMPLE_DIR)/judges
+	$(DWH) build
 	$(DWH) summary
 	$(DWH) report
 

@@ -131,6 +131,12 @@ def build_parser() -> argparse.ArgumentParser:
     ingest = commands.add_parser("ingest", help="land raw releases into the warehouse's raw schema")
     for source in SOURCES:
         ingest.add_argument(f"--{source.name}", type=Path, help=source.path_help)
+    ingest.add_argument(
+        "--judges",
+        type=Path,
+        help="judges' judgements: a file or a folder of files (CSV with a header, JSONL or Parquet, by extension) "
+        "with judge, dialogue_key, question, value (and movie_id for ReDial); checked against the last build's marts",
+    )
     ingest.set_defaults(handler=cmd_ingest)
 
     build = commands.add_parser(
@@ -160,7 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
     build.set_defaults(handler=cmd_build)
 
     sample = commands.add_parser("sample", help="write the embedded sample data in the real release layouts")
-    sample.add_argument("out", type=Path, help="output folder (duo/, redial/, dices/ are written inside)")
+    sample.add_argument("out", type=Path, help="output folder (duo/, redial/, dices/ and judges/ are written inside)")
     sample.add_argument(
         "--scale",
         type=float,
@@ -178,6 +184,17 @@ def build_parser() -> argparse.ArgumentParser:
     fetch.add_argument("--only", help="comma-separated subset of: duo, redial, dices")
     fetch.add_argument("--mirror", help="base URL of a mirror laid out as <mirror>/<host>/<path>")
     fetch.set_defaults(handler=cmd_fetch)
+
+    tasks = commands.add_parser(
+        "tasks",
+        help="write the units to judge, one JSON object a line (for a judge run outside the warehouse)",
+        description="Writes one JSON object a line per unit with human ratings in the built marts: dialogue_key, "
+        "question, movie_id (ReDial), the question's wording, its scale or labels, and the conversation's turns. "
+        "A judge's answers load back with `dwh ingest --judges`.",
+    )
+    tasks.add_argument("out", type=Path, help="the JSONL file to write")
+    tasks.add_argument("--source", choices=["duo", "dices", "redial"], help="only this source's units")
+    tasks.set_defaults(handler=cmd_tasks)
 
     summary = commands.add_parser("summary", help="print row counts of the marts per source")
     summary.set_defaults(handler=cmd_summary)
@@ -210,8 +227,11 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     requests = [SourceRequest(source.name, path) for source in SOURCES if (path := getattr(args, source.name))]
     db_path = warehouse_path()
     check_memory_limit()
-    reports = run_ingest(db_path, requests, progress=say_progress)
+    outcome = run_ingest(db_path, requests, progress=say_progress, judges=args.judges)
+    reports = outcome.reports + (outcome.judges.reports if outcome.judges else [])
     print(format_reports(reports))
+    if outcome.judges:
+        print(outcome.judges.summary_line())
     print(f"warehouse: {db_path}")
     return 0
 
@@ -255,6 +275,14 @@ def cmd_fetch(args: argparse.Namespace) -> int:
     releases = tuple(r for r in OFFICIAL_RELEASES if r.name.split("-")[0] in wanted)
     for path in fetch_releases(args.out, releases, mirror=args.mirror):
         print(path)
+    return 0
+
+
+def cmd_tasks(args: argparse.Namespace) -> int:
+    from dwh.tasks import write_tasks
+
+    units = write_tasks(warehouse_path(), args.out, args.source)
+    print(f"tasks: {units:,} unit(s) to judge in {args.out}")
     return 0
 
 

@@ -4,18 +4,35 @@ from collections.abc import Callable
 from pathlib import Path
 
 from dwh.publish import answering_a_full_disk, publish, refuse_unusable_warehouse, staged_copy, writer_lock
+from ingest.database import connect_read_only
 from ingest.errors import DwhError
-from ingest.landing import FileReport
-from ingest.loading import SourceRequest, land_into
+from ingest.judge_landing import has_built_marts, no_marts_error
+from ingest.loading import IngestOutcome, SourceRequest, land_into
 from ingest.sources import SOURCES
 
 
-def run_ingest(db_path: Path, requests: list[SourceRequest], progress: Callable[[str], None]) -> list[FileReport]:
-    """Land every requested source into a staged copy, then publish it: all or nothing."""
-    if not requests:
-        raise DwhError("nothing to ingest: give " + " and/or ".join(f"--{s.name}" for s in SOURCES))
+def run_ingest(
+    db_path: Path, requests: list[SourceRequest], progress: Callable[[str], None], judges: Path | None = None
+) -> IngestOutcome:
+    """Land every requested source, then the judges, into a staged copy, then publish it: all or nothing."""
+    if not requests and not judges:
+        raise DwhError("nothing to ingest: give " + " and/or ".join(f"--{s.name}" for s in SOURCES) + " or --judges")
     refuse_unusable_warehouse(db_path)
+    if judges:
+        refuse_judges_without_marts(db_path)
     with writer_lock(db_path), staged_copy(db_path) as staged, answering_a_full_disk(db_path):
-        reports = land_into(staged, requests, progress)
+        outcome = land_into(staged, requests, progress, judges)
         publish(staged, db_path)
-    return reports
+    return outcome
+
+
+def refuse_judges_without_marts(db_path: Path) -> None:
+    """Judges are checked against the marts of the last build: a warehouse never built has none."""
+    if not db_path.is_file() or db_path.stat().st_size == 0:
+        raise no_marts_error(db_path)
+    con = connect_read_only(db_path)
+    try:
+        if not has_built_marts(con):
+            raise no_marts_error(db_path)
+    finally:
+        con.close()

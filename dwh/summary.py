@@ -31,7 +31,8 @@ def marts_summary(db_path: Path) -> str:
         )
         say_if_older_than_last_load(marts_build(con), "dwh summary")
         relation = con.sql(f"pivot ({counts}) on source using first(n) group by mart order by mart")
-        return "\n".join(["Rows per mart and source:", str(relation), *release_quirk_lines(con, existing)]).rstrip()
+        lines = ["Rows per mart and source:", str(relation), *release_quirk_lines(con, existing), *judges_lines(con)]
+        return "\n".join(lines).rstrip()
     finally:
         con.close()
 
@@ -50,3 +51,21 @@ def release_quirk_lines(con: duckdb.DuckDBPyConnection, marts: set[str]) -> list
         f"  ReDial: {tags} @id tag(s) in {conversations} conversation(s) name a movie the conversation's "
         "movieMentions does not list; see marts.redial_unresolved_mentions",
     ]
+
+
+def judges_lines(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """How many judges `dwh ingest --judges` loaded, and their judgements per source."""
+    has_table = con.execute(
+        "select count(*) from duckdb_tables() where database_name = current_database() and schema_name = 'raw' "
+        "and table_name = 'judge_judgements'"
+    ).fetchone()[0]
+    if not has_table:
+        return []
+    judges, judgements, per_source = con.execute(
+        "select count(distinct judge), count(*), "
+        "(select string_agg(source || ' ' || n, ', ' order by source) "
+        " from (select source, count(*) as n from raw.judge_judgements group by source)) "
+        "from raw.judge_judgements"
+    ).fetchone()
+    line = f"Judges loaded: {judges:,} judge(s), {judgements:,} judgement(s)"
+    return [line + (f" ({per_source})" if per_source else "")]

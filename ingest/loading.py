@@ -11,6 +11,8 @@ from tqdm import tqdm
 
 from ingest import __version__
 from ingest.database import connect, ensure_raw_schema, out_of_memory
+from ingest.judge_landing import JudgesOutcome, land_judges
+from ingest.judges import SOURCE as JUDGES_SOURCE
 from ingest.landing import FileReport, LoadContext, in_parallel
 from ingest.sources import SOURCES, lander_for
 
@@ -28,8 +30,19 @@ def new_load_id() -> str:
     return datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ-") + uuid.uuid4().hex[:8]
 
 
-def land_into(db_path: Path, requests: list[SourceRequest], progress: Callable[[str], None]) -> list[FileReport]:
-    """Land every request into the database at db_path (`dwh ingest` gives a staged copy), statement by statement.
+@dataclass(frozen=True)
+class IngestOutcome:
+    """What one `dwh ingest` landed: a report per release file, and what the judges load did (if any)."""
+
+    reports: list[FileReport]
+    judges: JudgesOutcome | None
+
+
+def land_into(
+    db_path: Path, requests: list[SourceRequest], progress: Callable[[str], None], judges: Path | None = None
+) -> IngestOutcome:
+    """Land every request, then the judges (`--judges`), into the database at db_path (`dwh ingest`
+    gives a staged copy), statement by statement.
 
     No enclosing transaction: the staged copy is what makes a load all or nothing (it is only
     published when every source landed), and committing as it goes lets DuckDB write large
@@ -38,7 +51,16 @@ def land_into(db_path: Path, requests: list[SourceRequest], progress: Callable[[
     con = connect(db_path)
     try:
         ensure_raw_schema(con)
-        return _land_all(con, new_load_id(), requests, progress)
+        load_id = new_load_id()
+        sources = [r.source for r in requests] + ([JUDGES_SOURCE] if judges else [])
+        con.execute(
+            "insert into raw.ingest_loads values (?, current_timestamp, null, string_split(?, ','), ?)",
+            [load_id, ",".join(sources), __version__],
+        )
+        reports = _land_all(con, load_id, requests, progress)
+        outcome = _land_judges(con, load_id, judges, bool(requests), progress) if judges else None
+        con.execute("update raw.ingest_loads set finished_at = current_timestamp where load_id = ?", [load_id])
+        return IngestOutcome(reports, outcome)
     finally:
         con.close()
 
@@ -56,10 +78,6 @@ def _land_all(
     The sources touch different raw tables; the shared bookkeeping tables only get appends and
     deletes of each source's own rows.
     """
-    con.execute(
-        "insert into raw.ingest_loads values (?, current_timestamp, null, string_split(?, ','), ?)",
-        [load_id, ",".join(r.source for r in requests), __version__],
-    )
     reports: dict[SourceRequest, list[FileReport]] = {}
     with tqdm(total=len(requests), desc="landing", unit="source", disable=None) as bar:
         for request in [r for r in requests if r.source in LANDS_ALONE]:
@@ -70,7 +88,6 @@ def _land_all(
             con, lambda cursor, request: _land_source(cursor, load_id, request, progress), side_by_side, bar.update
         )
         reports.update(zip(side_by_side, landed))
-    con.execute("update raw.ingest_loads set finished_at = current_timestamp where load_id = ?", [load_id])
     return [report for request in requests for report in reports[request]]
 
 
@@ -84,8 +101,20 @@ def _land_source(
         raise out_of_memory(request.path) from exc
 
 
+def _land_judges(
+    con: duckdb.DuckDBPyConnection, load_id: str, path: Path, beside_releases: bool, progress: Callable[[str], None]
+) -> JudgesOutcome:
+    progress(f"judges: {path}")
+    try:
+        return land_judges(LoadContext(con, load_id), path, beside_releases)
+    except duckdb.OutOfMemoryException as exc:
+        raise out_of_memory(path) from exc
+
+
 def format_reports(reports: list[FileReport]) -> str:
     """The end-of-ingest summary: one line per file (DUO: per folder)."""
+    if not reports:
+        return ""
     width = max([len(f"{r.source} {r.file_path}") for r in reports] + [20])
     lines = [f"{'file':<{width}}  {'read':>9}  {'landed':>9}  {'rejected':>9}"]
     for r in reports:

@@ -1,10 +1,12 @@
-"""`dwh sample`: the embedded sample data, all datasets in their real release layouts."""
+"""`dwh sample`: the embedded sample data, all datasets in their real release layouts, and a few
+judges of known character beside them (`judges/`, for `dwh ingest --judges`)."""
 
 from pathlib import Path
 
 from dwh.outputs import kind_of, refuse_warehouse_files, resolved, warehouse_files
 from dwh.sample.dices import dices_release_files, write_dices_sample
 from dwh.sample.duo import duo_release_files, write_duo_sample
+from dwh.sample.judges import judges_files, write_judges_sample
 from dwh.sample.redial import redial_release_file, write_redial_sample
 from ingest.errors import DwhError
 from ingest.settings import configured_warehouse_path
@@ -23,6 +25,7 @@ def write_sample(out_dir: Path, scale: float = 1, seed: int = 0, force: bool = F
         *write_duo_sample(out_dir, scale, seed),
         write_redial_sample(out_dir, scale, seed),
         *write_dices_sample(out_dir, scale, seed),
+        *write_judges_sample(out_dir, seed),
     ]
 
 
@@ -47,7 +50,12 @@ def prepare_output_folder(out_dir: Path, force: bool = False) -> None:
 
 def release_files(out_dir: Path, scale: float) -> list[Path]:
     """Every file the sample writes under `out_dir` at this scale."""
-    return [*duo_release_files(out_dir, scale), redial_release_file(out_dir), *dices_release_files(out_dir)]
+    return [
+        *duo_release_files(out_dir, scale),
+        redial_release_file(out_dir),
+        *dices_release_files(out_dir),
+        *judges_files(out_dir),
+    ]
 
 
 def refuse_unreplaceable_release_paths(files: list[Path], out_dir: Path) -> None:

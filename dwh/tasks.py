@@ -1,0 +1,73 @@
+"""`dwh tasks OUT [--source S]`: what a judge needs, one JSON object a line per unit to judge.
+
+A unit is every (dialogue_key, question[, movie_id]) with human ratings in the built marts: DUO
+one per dialogue and metric (whatever the rating kind), DICES per item and question column,
+ReDial per conversation, movie and form question. Each line carries the question's wording
+(seeds/judgement_questions.csv), its scale (`{"min": 1, "max": 5}`, interval questions) or its
+labels (the label texts that are judgements, in the label set's order), and the conversation's
+turns in order. The JSON text is made by DuckDB and streamed to the file in batches, so memory
+stays flat; `dwh ingest --judges` loads a judge's answers back.
+"""
+
+from pathlib import Path
+
+import duckdb
+from tqdm import tqdm
+
+from dwh.outputs import refuse_non_regular_file, refuse_warehouse_files, replacing
+from ingest.database import connect_read_only, ingest_query, memory_limit, sql_string
+from ingest.errors import DwhError
+from ingest.judge_landing import SEEDS, has_built_marts
+
+SOURCES = ("duo", "dices", "redial")
+BATCH_ROWS = 5_000
+
+
+def write_tasks(db_path: Path, out: Path, source: str | None = None) -> int:
+    """Write the units to judge (of `source`, or all) to `out`, one JSON object a line; returns how many."""
+    if source is not None and source not in SOURCES:
+        raise DwhError(f"--source: unknown source {source!r} (choose from {', '.join(SOURCES)})")
+    refuse_warehouse_files(out, db_path, "dwh tasks")
+    if out.is_dir():
+        raise DwhError(f"{out}: is a folder; dwh tasks writes one file: name it, e.g. {out / 'tasks.jsonl'}")
+    refuse_non_regular_file(out, "dwh tasks")
+    if not db_path.is_file():
+        raise DwhError(f"{db_path}: no warehouse yet (run dwh ingest and dwh build)")
+    con = connect_read_only(db_path)
+    try:
+        if not has_built_marts(con):
+            raise DwhError(f"{db_path}: the marts are not built yet (run dwh build), so there are no units to judge")
+        con.execute(f"set memory_limit = {sql_string(memory_limit())}")
+        _reference_tables(con)
+        return _stream_units(con, out, source)
+    finally:
+        con.close()
+
+
+def _reference_tables(con: duckdb.DuckDBPyConnection) -> None:
+    """The seeds' questions and label sets as temp tables (the same ones judges are checked against)."""
+    reference = ingest_query("judges/reference").format(
+        questions=sql_string(str(SEEDS / "judgement_questions.csv")),
+        labels=sql_string(str(SEEDS / "judgement_labels.csv")),
+    )
+    # the ReDial form answers judges are checked against are not needed here
+    for statement in filter(str.strip, reference.split(";\n")):
+        if "judge_redial_units" not in statement:
+            con.execute(statement)
+
+
+def _stream_units(con: duckdb.DuckDBPyConnection, out: Path, source: str | None) -> int:
+    only = "" if source is None else f"where source = {sql_string(source)}"
+    total = con.execute(
+        f"select count(*) from (select distinct source, dialogue_key, question, movie_id from marts.ratings {only})"
+    ).fetchone()[0]
+    tasks = ingest_query("judges/tasks").format(only=only, questions=sql_string(str(SEEDS / "judgement_questions.csv")))
+    cursor = con.execute(tasks)
+    written = 0
+    with replacing(out) as partial, partial.open("w", encoding="utf-8") as handle:
+        with tqdm(total=total, desc="tasks", unit="unit", disable=None) as bar:
+            while rows := cursor.fetchmany(BATCH_ROWS):
+                handle.write("".join(row[0] + "\n" for row in rows))
+                written += len(rows)
+                bar.update(len(rows))
+    return written

@@ -1,0 +1,149 @@
+"""Check judges' rows against the last build and land them into raw.judge_judgements.
+
+A unit is known when the warehouse's built marts have it: the dialogue in `marts.dialogues`, the
+(source, question) in seeds/judgement_questions.csv, and for ReDial the (dialogue, movie,
+question) among `marts.ratings`' form answers; the value must lie on the question's scale
+(seeds/judgement_labels.csv). Every row that is not a judgement of a known unit goes to
+raw.ingest_rejects with its file, line and reason; the rest lands. Loading a judge replaces all
+of that judge's earlier rows. Everything is SQL over the scratch table ingest/judges.py fills.
+"""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+
+from ingest.database import ingest_query, sql_string
+from ingest.errors import DwhError
+from ingest.judges import SOURCE, create_input_table, read_into_input, recognise_judges_files
+from ingest.landing import FileReport, LoadContext
+from ingest.settings import PROJECT_ROOT
+
+SEEDS = PROJECT_ROOT / "seeds"
+UNKNOWN_DIALOGUE = "not in marts.dialogues (the warehouse's last build)"
+UNKNOWN_DIALOGUE_BESIDE_RELEASES = (
+    "not in the warehouse's last build: build after loading the release, then load the judges"
+)
+NEEDED_MARTS = ("dialogues", "ratings", "turns")
+
+
+@dataclass(frozen=True)
+class JudgesOutcome:
+    """What a judges load did: per file, and the judges and judgements it landed."""
+
+    reports: list[FileReport]
+    judges: int
+    judgements: int
+    rejects: int
+
+    def summary_line(self) -> str:
+        return (
+            f"judges: {self.judges:,} judge(s) loaded, {self.judgements:,} judgement(s), "
+            f"{self.rejects:,} reject(s)" + (" (see raw.ingest_rejects)" if self.rejects else "")
+        )
+
+
+def has_built_marts(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether the warehouse holds the marts a judges load is checked against (a `dwh build` ran)."""
+    found = con.execute(
+        "select count(distinct table_name) from duckdb_tables() where database_name = current_database() "
+        f"and schema_name = 'marts' and table_name in ({', '.join(map(sql_string, NEEDED_MARTS))})"
+    ).fetchone()[0]
+    views = con.execute(
+        "select count(distinct view_name) from duckdb_views() where database_name = current_database() "
+        f"and schema_name = 'marts' and view_name in ({', '.join(map(sql_string, NEEDED_MARTS))})"
+    ).fetchone()[0]
+    return found + views == len(NEEDED_MARTS)
+
+
+def no_marts_error(db_path: Path) -> DwhError:
+    return DwhError(
+        f"{db_path}: the warehouse has no built marts to check judges against; load the releases "
+        "(dwh ingest --duo/--redial/--dices) and run dwh build first, then dwh ingest --judges"
+    )
+
+
+def land_judges(ctx: LoadContext, path: Path, beside_releases: bool) -> JudgesOutcome:
+    """Read every judges file under `path`, check its rows, land the judgements and reject the rest.
+
+    `beside_releases`: releases were loaded in the same command, so the marts are those of the build
+    before them, and a reject for an unknown dialogue says so."""
+    con = ctx.con
+    files = recognise_judges_files(con, path)
+    create_input_table(con)
+    for file_order, found in enumerate(files):
+        read_into_input(con, found, file_order)
+    _check_rows(con, beside_releases)
+    _replace_judges(ctx, [found.file_path for found in files])
+    _land_checked_rows(ctx)
+    reports = _file_reports(con, [found.file_path for found in files])
+    judges, judgements = con.execute(
+        "select count(distinct judge), count(*) from temp.judge_checked where reason is null"
+    ).fetchone()
+    con.execute("drop table temp.judge_checked")
+    con.execute("drop table temp.judge_input")
+    return JudgesOutcome(reports, int(judges), int(judgements), sum(r.records_rejected for r in reports))
+
+
+def _check_rows(con: duckdb.DuckDBPyConnection, beside_releases: bool) -> None:
+    """temp.judge_checked: every input row with its source, value number and reason (null: it lands)."""
+    reference = ingest_query("judges/reference").format(
+        questions=sql_string(str(SEEDS / "judgement_questions.csv")),
+        labels=sql_string(str(SEEDS / "judgement_labels.csv")),
+    )
+    for statement in filter(str.strip, reference.split(";\n")):
+        con.execute(statement)
+    unknown = UNKNOWN_DIALOGUE_BESIDE_RELEASES if beside_releases else UNKNOWN_DIALOGUE
+    con.execute(ingest_query("judges/check_rows").format(unknown_dialogue=sql_string(unknown)))
+    for statement in filter(str.strip, ingest_query("judges/second_values").split(";\n")):
+        con.execute(statement)
+
+
+def _replace_judges(ctx: LoadContext, file_paths: list[str]) -> None:
+    """Forget every earlier row of the judges these files name, and the earlier rejects of these files."""
+    ctx.con.execute(
+        "delete from raw.judge_judgements where judge in (select judge from temp.judge_checked where not no_judge)"
+    )
+    ctx.con.execute(
+        f"delete from raw.ingest_rejects where source = ? and file_path in ({', '.join(map(sql_string, file_paths))})",
+        [SOURCE],
+    )
+
+
+def _land_checked_rows(ctx: LoadContext) -> None:
+    ctx.con.execute(
+        """
+        insert into raw.judge_judgements
+        select ?, judge, source, dialogue_key, question, if(source = 'redial', movie_id, null), value_text,
+            value_number, file_path, line_number
+        from temp.judge_checked
+        where reason is null
+        order by file_order, line_number
+        """,
+        [ctx.load_id],
+    )
+    ctx.con.execute(
+        """
+        insert into raw.ingest_rejects
+        select ?, ?, file_path, line_number, reason, raw_text
+        from temp.judge_checked
+        where reason is not null
+        order by file_order, line_number
+        """,
+        [ctx.load_id, SOURCE],
+    )
+
+
+def _file_reports(con: duckdb.DuckDBPyConnection, file_paths: list[str]) -> list[FileReport]:
+    counts = {
+        file_path: (int(read), int(landed))
+        for file_path, read, landed in con.execute(
+            "select file_path, count(*), count(*) filter (where reason is null) from temp.judge_checked "
+            "group by file_path"
+        ).fetchall()
+    }
+    reports = []
+    for file_path in file_paths:
+        read, landed = counts.get(file_path, (0, 0))
+        reports.append(FileReport(SOURCE, file_path, read, landed, read - landed))
+    return reports

@@ -1,0 +1,86 @@
+-- Every row of temp.judge_input with what it is: its dialogue's source and its value as a number
+-- (DUO the score, labels their value_code), and the reason it cannot land (null when it lands).
+-- The first failing check names the field and its value; {unknown_dialogue} is the reason for an
+-- unknown key. A second value for one unit is found afterwards (judges/second_values.sql).
+create or replace temp table judge_checked as
+with
+
+input as (
+    select
+        *,
+        nullif(trim(judge), '') is null as no_judge,
+        nullif(trim(dialogue_key), '') is null as no_dialogue_key,
+        nullif(trim(question), '') is null as no_question,
+        nullif(trim(movie_id), '') is null as no_movie_id,
+        nullif(trim(value_text), '') is null as no_value,
+        try_cast(value_text as double) as number
+    from temp.judge_input
+),
+
+described as (
+    select
+        input.*,
+        dialogues.source,
+        questions.label_set,
+        questions.level_of_measurement,
+        label_sets.lowest,
+        label_sets.highest,
+        label_sets.judgements,
+        labels.value_code,
+        labels.counts_as_missing,
+        redial_units.dialogue_key is not null as is_redial_unit
+    from input
+    left join marts.dialogues as dialogues on input.dialogue_key = dialogues.dialogue_key
+    left join temp.judge_questions as questions
+        on dialogues.source = questions.source and input.question = questions.question
+    left join temp.judge_label_sets as label_sets on questions.label_set = label_sets.label_set
+    left join temp.judge_labels as labels
+        on questions.label_set = labels.label_set and input.value_text = labels.value_text
+    left join temp.judge_redial_units as redial_units
+        on
+            input.dialogue_key = redial_units.dialogue_key
+            and input.movie_id = redial_units.movie_id
+            and input.question = redial_units.question
+),
+
+checked as (
+    select
+        *,
+        case
+            when read_error is not null then read_error
+            when no_judge then 'judge: empty'
+            when no_dialogue_key then 'dialogue_key: empty'
+            when no_question then 'question: empty'
+            when no_value then 'value: empty'
+            when source is null then 'dialogue_key ' || quoted(dialogue_key) || ': ' || {unknown_dialogue}
+            when label_set is null
+                then 'question ' || quoted(question) || ': not a question of ' || source
+                    || ' (seeds/judgement_questions.csv)'
+            when source = 'redial' and no_movie_id
+                then 'movie_id: empty; a ReDial judgement names the form''s movie'
+            when source <> 'redial' and not no_movie_id
+                then 'movie_id ' || quoted(movie_id) || ': only ReDial judgements name a movie'
+            when source = 'redial' and not is_redial_unit
+                then 'movie_id ' || quoted(movie_id) || ': no ReDial form of ' || dialogue_key
+                    || ' answers ' || question || ' about this movie'
+            when level_of_measurement = 'interval' and (number is null or not isfinite(number))
+                then 'value ' || quoted(value_text) || ': not a number; ' || question || ' takes a number from '
+                    || lowest || ' to ' || highest
+            when level_of_measurement = 'interval' and (number < lowest or number > highest)
+                then 'value ' || quoted(value_text) || ': off the scale of ' || question || ' (' || lowest || ' to '
+                    || highest || ')'
+            when level_of_measurement <> 'interval' and value_code is null
+                then 'value ' || quoted(value_text) || ': not a label of ' || question || ' (' || judgements || ')'
+            when level_of_measurement <> 'interval' and counts_as_missing
+                then 'value ' || quoted(value_text) || ': counts as missing for ' || question
+                    || ', not a judgement (' || judgements || ')'
+        end as reason
+    from described
+)
+
+select
+    * exclude (reason),
+    reason,
+    if(level_of_measurement = 'interval', number, value_code) as value_number,
+    if(source = 'redial', movie_id, null) as unit_movie_id
+from checked;

@@ -1,0 +1,27 @@
+-- What a judgement is checked against: the questions and label sets of the seeds (read from the
+-- project's CSVs: {questions} and {labels}), and the ReDial form answers of the last build's marts.
+create or replace temp table judge_questions as
+select distinct source, question, label_set, level_of_measurement
+from read_csv({questions}, header = true, auto_detect = false, columns = {{
+    'source': 'VARCHAR', 'rating_kind': 'VARCHAR', 'question': 'VARCHAR', 'label_set': 'VARCHAR',
+    'level_of_measurement': 'VARCHAR', 'several_raters_per_unit': 'BOOLEAN', 'wording': 'VARCHAR'}});
+
+create or replace temp table judge_labels as
+select * from read_csv({labels}, header = true, auto_detect = false, columns = {{
+    'label_set': 'VARCHAR', 'value_code': 'INTEGER', 'value_text': 'VARCHAR', 'counts_as_missing': 'BOOLEAN',
+    'is_unsure': 'BOOLEAN'}});
+
+create or replace temp table judge_label_sets as
+select
+    label_set,
+    min(value_code) as lowest,
+    max(value_code) as highest,
+    string_agg(value_text, ', ' order by value_code) filter (where not counts_as_missing) as judgements
+from temp.judge_labels
+group by label_set;
+
+create or replace temp table judge_redial_units as
+select distinct dialogue_key, movie_id, question from marts.ratings where source = 'redial';
+
+-- a value as the reasons show it: in single quotes
+create or replace temp macro quoted(text) as '''' || text || '''';
