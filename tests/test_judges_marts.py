@@ -1,0 +1,136 @@
+"""The judges' marts as a user gets them: judges' files loaded with `dwh ingest --judges` and built
+with `dwh build`, on the real DUO release and on the small sample of all three datasets. A judge
+never changes a human mart; a judge equal to the users' own scores matches them perfectly; every
+xRR and correlation equals independent code over the marts' own ratings."""
+
+import csv
+import shutil
+from pathlib import Path
+
+import duckdb
+import pytest
+import scipy.stats
+
+from dwh.sample.judges import write_judges_sample
+from tests import agreement_reference as reference
+from tests.helpers import BuiltWarehouse, run_dwh
+
+pytestmark = pytest.mark.slow
+
+HUMAN_MARTS = [
+    "agreement",
+    "replication_agreement",
+    "rater_agreement",
+    "rater_quality",
+    "rating_distributions",
+    "raters",
+    "ratings",
+]
+SCORES = reference.Question("interval", True, (1, 2, 3, 4, 5), ("1", "2", "3", "4", "5"), frozenset())
+
+
+def write_judges(path: Path, rows: list[tuple]) -> Path:
+    with path.open("w", newline="") as file:
+        writer = csv.writer(file)
+        writer.writerow(["judge", "dialogue_key", "question", "value"])
+        writer.writerows(rows)
+    return path
+
+
+def load_and_build(db_path: Path, judges_file: Path) -> None:
+    loaded = run_dwh(["ingest", "--judges", str(judges_file)], db_path)
+    assert loaded.returncode == 0, loaded.stderr
+    built = run_dwh(["build"], db_path)
+    assert built.returncode == 0, built.stdout + built.stderr
+
+
+def mart_rows(db_path: Path, mart: str) -> list[tuple]:
+    """The mart's rows in order, numbers rounded to 1e-9 (DuckDB may sum in another order)."""
+    with duckdb.connect(str(db_path), read_only=True) as con:
+        return [tuple(map(rounded, row)) for row in con.execute(f"select * from marts.{mart} order by all").fetchall()]
+
+
+def rounded(value: object) -> object:
+    if isinstance(value, float):
+        return round(value, 9)
+    if isinstance(value, dict):
+        return {key: rounded(item) for key, item in value.items()}
+    return value
+
+
+@pytest.fixture(scope="module")
+def judged_duo(real_duo_build: BuiltWarehouse, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The real DUO release with two judges: one that gives each dialogue its user's own scores, one
+    that gives every metric 1–5 by a fixed rule unrelated to the dialogue."""
+    root = tmp_path_factory.mktemp("judged_duo")
+    db_path = real_duo_build.copy_to(root)
+    with duckdb.connect(str(db_path), read_only=True) as con:
+        users = con.execute(
+            "select dialogue_key, question, value_numeric from marts.ratings "
+            "where source = 'duo' and rating_kind = 'subjective' order by all"
+        ).fetchall()
+    rows = [("users_copy", key, question, score) for key, question, score in users]
+    rows += [("rule_of_thumb", key, question, 1 + (len(key) * 7 + len(question)) % 5) for key, question, _ in users]
+    load_and_build(db_path, write_judges(root / "judges.csv", rows))
+    return db_path
+
+
+@pytest.mark.real_data
+def test_a_judge_equal_to_the_users_has_xrr_and_rho_one_against_them(judged_duo: Path) -> None:
+    with duckdb.connect(str(judged_duo), read_only=True) as con:
+        rows = con.execute(
+            "select xrr, spearman_rho, human_xrr_median from marts.judge_agreement "
+            "where judge = 'users_copy' and reference_dimension = 'user'"
+        ).fetchall()
+    assert len(rows) >= 16  # every metric of every language and setting both have
+    for xrr, rho, ceiling in rows:
+        assert xrr == pytest.approx(1.0) and rho == pytest.approx(1.0)
+        assert ceiling is None  # one user's score per dialogue: no ceiling
+
+
+@pytest.mark.real_data
+def test_every_xrr_and_correlation_equals_independent_code_on_the_real_release(judged_duo: Path) -> None:
+    with duckdb.connect(str(judged_duo), read_only=True) as con:
+        figures = con.execute(
+            "select judge, scope, question, reference_dimension, n_units, xrr, spearman_rho, kendall_tau_b "
+            "from marts.judge_agreement where source = 'duo'"
+        ).fetchall()
+        ratings = con.execute(
+            """select d.language || ':' || d.setting, r.question, r.rating_kind, r.dialogue_key, r.value_numeric
+               from marts.ratings r join marts.dialogues d using (dialogue_key) where r.source = 'duo'"""
+        ).fetchall()
+        judged = con.execute("select judge, dialogue_key, question, value_number from raw.judge_judgements").fetchall()
+    human: dict[tuple, dict[str, list]] = {}
+    for scope, question, kind, key, value in ratings:
+        reference_name = "user" if kind == "subjective" else "annotators"
+        human.setdefault((scope, question, reference_name), {}).setdefault(key, []).append(value)
+    judge_values = {(judge, key, question): value for judge, key, question, value in judged}
+    assert len(figures) >= 4 * 8
+    for judge, scope, question, reference_name, n_units, xrr, rho, tau in figures:
+        y = human[(scope, question, reference_name)]
+        x = {key: [judge_values[(judge, key, question)]] for key in y if (judge, key, question) in judge_values}
+        keys = sorted(x)
+        expected = reference.cross_replication_reliability([x[k] for k in keys], [y[k] for k in keys], SCORES)
+        assert n_units == expected.n_units
+        assert (xrr is None and expected.xrr is None) or xrr == pytest.approx(expected.xrr, abs=1e-9)
+        means = [sum(y[k]) / len(y[k]) for k in keys]
+        judge_scores = [x[k][0] for k in keys]
+        if len(set(means)) > 1 and len(set(judge_scores)) > 1:
+            assert rho == pytest.approx(scipy.stats.spearmanr(judge_scores, means).statistic, abs=1e-9)
+            assert tau == pytest.approx(scipy.stats.kendalltau(judge_scores, means).statistic, abs=1e-9)
+
+
+def test_the_human_marts_are_the_same_with_and_without_judges(
+    small_sample_build: BuiltWarehouse, small_sample_release: Path, tmp_path: Path
+) -> None:
+    """The sample's judges loaded and everything rebuilt (`--full`): every human mart as before."""
+    db_path = small_sample_build.copy_to(tmp_path)
+    sample = Path(shutil.copytree(small_sample_release, tmp_path / "sample"))
+    write_judges_sample(sample, seed=0)
+    loaded = run_dwh(["ingest", "--judges", str(sample / "judges")], db_path)
+    assert loaded.returncode == 0, loaded.stderr
+    built = run_dwh(["build", "--full"], db_path)
+    assert built.returncode == 0, built.stdout + built.stderr
+    assert mart_rows(db_path, "judge_agreement")  # the judges are there
+    for mart in HUMAN_MARTS:
+        assert mart_rows(db_path, mart) == mart_rows(small_sample_build.db_path, mart), mart
