@@ -16,7 +16,7 @@ def run_ingest(
 ) -> IngestOutcome:
     """Land every requested source, then the judges, into a staged copy, then publish it: all or nothing."""
     if not requests and not judges:
-        raise DwhError("nothing to ingest: give " + " and/or ".join(f"--{s.name}" for s in SOURCES) + " or --judges")
+        raise DwhError("nothing to ingest: give " + " and/or ".join(f"--{s.name}" for s in SOURCES) + " and/or --judges")
     refuse_unusable_warehouse(db_path)
     if judges:
         refuse_judges_without_marts(db_path)
