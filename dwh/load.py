@@ -16,7 +16,8 @@ def run_ingest(
 ) -> IngestOutcome:
     """Land every requested source, then the judges, into a staged copy, then publish it: all or nothing."""
     if not requests and not judges:
-        raise DwhError("nothing to ingest: give " + " and/or ".join(f"--{s.name}" for s in SOURCES) + " or --judges")
+        options = [f"--{s.name}" for s in SOURCES] + ["--judges"]
+        raise DwhError("nothing to ingest: give " + " and/or ".join(options))
     refuse_unusable_warehouse(db_path)
     if judges:
         refuse_judges_without_marts(db_path)

@@ -57,12 +57,21 @@ def _reference_tables(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def _stream_units(con: duckdb.DuckDBPyConnection, out: Path, source: str | None) -> int:
+    """The units as JSON text, batch by batch, into a new file renamed onto `out` when complete."""
     only = "" if source is None else f"where source = {sql_string(source)}"
-    total = con.execute(
-        f"select count(*) from (select distinct source, dialogue_key, question, movie_id from marts.ratings {only})"
-    ).fetchone()[0]
-    tasks = ingest_query("judges/tasks").format(only=only, questions=sql_string(str(SEEDS / "judgement_questions.csv")))
-    cursor = con.execute(tasks)
+    statements = [
+        statement
+        for statement in ingest_query("judges/tasks")
+        .format(only=only, questions=sql_string(str(SEEDS / "judgement_questions.csv")))
+        .split(";\n")
+        if statement.strip()
+    ]
+    for statement in statements[:-1]:
+        con.execute(statement)
+    total = con.execute("select count(*) from temp.task_units").fetchone()[0]
+    # one thread joins the sorted units to their turns in order, without a sort that would carry the turns
+    con.execute("set threads = 1")
+    cursor = con.execute(statements[-1])
     written = 0
     with replacing(out) as partial, partial.open("w", encoding="utf-8") as handle:
         with tqdm(total=total, desc="tasks", unit="unit", disable=None) as bar:

@@ -15,7 +15,7 @@ import duckdb
 
 from ingest.database import ingest_query, sql_string
 from ingest.errors import DwhError
-from ingest.judges import SOURCE, create_input_table, read_into_input, recognise_judges_files
+from ingest.judges import SOURCE, JudgesFile, create_input_table, read_into_input
 from ingest.landing import FileReport, LoadContext
 from ingest.settings import PROJECT_ROOT
 
@@ -63,13 +63,13 @@ def no_marts_error(db_path: Path) -> DwhError:
     )
 
 
-def land_judges(ctx: LoadContext, path: Path, beside_releases: bool) -> JudgesOutcome:
-    """Read every judges file under `path`, check its rows, land the judgements and reject the rest.
+def land_judges(ctx: LoadContext, files: list[JudgesFile], beside_releases: bool) -> JudgesOutcome:
+    """Read the judges files (`recognise_judges_files`), check their rows, land the judgements and
+    reject the rest.
 
     `beside_releases`: releases were loaded in the same command, so the marts are those of the build
     before them, and a reject for an unknown dialogue says so."""
     con = ctx.con
-    files = recognise_judges_files(con, path)
     create_input_table(con)
     for file_order, found in enumerate(files):
         read_into_input(con, found, file_order)

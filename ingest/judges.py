@@ -171,12 +171,13 @@ def _read_parquet(con: duckdb.DuckDBPyConnection, found: JudgesFile, file_order:
 
 def _read_lines(con: duckdb.DuckDBPyConnection, path: Path) -> None:
     """A text file as one row per physical line (temp.judge_lines, in file order), as ReDial's lines
-    are read: chr(1) never occurs in JSON text, and a blank line reads as ''."""
+    are read: chr(1) never occurs in JSON text, and a blank line reads as ''; a byte order mark and a
+    line's final "\\r" are no part of its JSON."""
     con.execute(
         "create or replace temp table judge_lines as "
-        "select rtrim(coalesce(line, ''), chr(13)) as line from read_csv(?, columns = {'line': 'VARCHAR'}, "
-        "header = false, delim = chr(1), quote = '', escape = '', auto_detect = false, strict_mode = false, "
-        "encoding = 'utf-8')",
+        "select rtrim(ltrim(coalesce(line, ''), chr(65279)), chr(13)) as line "
+        "from read_csv(?, columns = {'line': 'VARCHAR'}, header = false, delim = chr(1), quote = '', escape = '', "
+        "auto_detect = false, strict_mode = false, encoding = 'utf-8')",
         [str(path)],
     )
 

@@ -13,6 +13,7 @@ from ingest import __version__
 from ingest.database import connect, ensure_raw_schema, out_of_memory
 from ingest.judge_landing import JudgesOutcome, land_judges
 from ingest.judges import SOURCE as JUDGES_SOURCE
+from ingest.judges import JudgesFile, recognise_judges_files
 from ingest.landing import FileReport, LoadContext, in_parallel
 from ingest.sources import SOURCES, lander_for
 
@@ -51,6 +52,8 @@ def land_into(
     con = connect(db_path)
     try:
         ensure_raw_schema(con)
+        # a judges file without a needed column stops the load before the releases land
+        judges_files = recognise_judges_files(con, judges) if judges else []
         load_id = new_load_id()
         sources = [r.source for r in requests] + ([JUDGES_SOURCE] if judges else [])
         con.execute(
@@ -58,7 +61,7 @@ def land_into(
             [load_id, ",".join(sources), __version__],
         )
         reports = _land_all(con, load_id, requests, progress)
-        outcome = _land_judges(con, load_id, judges, bool(requests), progress) if judges else None
+        outcome = _land_judges(con, load_id, judges, judges_files, bool(requests), progress) if judges else None
         con.execute("update raw.ingest_loads set finished_at = current_timestamp where load_id = ?", [load_id])
         return IngestOutcome(reports, outcome)
     finally:
@@ -102,11 +105,16 @@ def _land_source(
 
 
 def _land_judges(
-    con: duckdb.DuckDBPyConnection, load_id: str, path: Path, beside_releases: bool, progress: Callable[[str], None]
+    con: duckdb.DuckDBPyConnection,
+    load_id: str,
+    path: Path,
+    files: list[JudgesFile],
+    beside_releases: bool,
+    progress: Callable[[str], None],
 ) -> JudgesOutcome:
     progress(f"judges: {path}")
     try:
-        return land_judges(LoadContext(con, load_id), path, beside_releases)
+        return land_judges(LoadContext(con, load_id), files, beside_releases)
     except duckdb.OutOfMemoryException as exc:
         raise out_of_memory(path) from exc
 

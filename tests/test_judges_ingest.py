@@ -214,7 +214,11 @@ def test_tasks_writes_one_json_object_per_unit_with_its_turns(warehouse: Path, t
     assert completed.stdout.strip() == f"tasks: {expected_units:,} unit(s) to judge in {out}"
     tasks = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert len(tasks) == expected_units
-    assert len({(t["dialogue_key"], t["question"], t["movie_id"]) for t in tasks}) == expected_units
+    keys = [
+        (t["dialogue_key"].split(":")[0].rstrip("0123456789"), t["dialogue_key"], t["question"], t["movie_id"] or "")
+        for t in tasks
+    ]
+    assert len(set(keys)) == expected_units and keys == sorted(keys)  # by source, dialogue, question, movie
     by_source = {}
     for task in tasks:
         by_source.setdefault(task["dialogue_key"].split(":")[0], task)

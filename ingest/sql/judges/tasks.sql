@@ -1,7 +1,11 @@
--- One JSON object per unit to judge (every unit with human ratings in marts.ratings{only}), in
--- source, dialogue, question and movie order: the unit, the question's wording, its scale (interval
--- questions) or labels (the label texts that are judgements, in order), and the conversation's turns.
--- DUO questions are one unit per dialogue and metric, whatever the rating kind; movie_id is ReDial's.
+-- The units to judge, one JSON object each (`dwh tasks`): every unit with human ratings in
+-- marts.ratings{only}, with the question's wording, its scale (interval questions) or labels (the
+-- label texts that are judgements, in order), and the conversation's turns. DUO questions are one
+-- unit per dialogue and metric, whatever the rating kind; movie_id is ReDial's.
+-- Three statements, so that no sort carries the turns: the units (keys and question, small) are
+-- sorted on their own, each conversation's turns become JSON once, and the last statement joins
+-- them as the units come (`dwh tasks` runs it in one thread, which keeps the units' order).
+create or replace temp table task_units as
 with
 
 units as (
@@ -21,41 +25,52 @@ questions as (
         'level_of_measurement': 'VARCHAR', 'several_raters_per_unit': 'BOOLEAN', 'wording': 'VARCHAR'}})
 ),
 
-label_lists as (
+answers as (
     select
         label_set,
-        min(value_code) as lowest,
-        max(value_code) as highest,
-        list(value_text order by value_code) filter (where not counts_as_missing) as labels
+        json_object('min', min(value_code), 'max', max(value_code)) as scale,
+        to_json(list(value_text order by value_code) filter (where not counts_as_missing)) as labels
     from temp.judge_labels
     group by label_set
-),
-
-conversations as (
-    select
-        dialogue_key,
-        list({{'speaker_role': speaker_role, 'text': text}} order by turn_index) as turns
-    from marts.turns
-    where dialogue_key in (select dialogue_key from units)
-    group by dialogue_key
 )
 
 select
-    case
-        when questions.level_of_measurement = 'interval'
-            then json_object(
-                'dialogue_key', units.dialogue_key, 'question', units.question, 'movie_id', units.movie_id,
-                'wording', questions.wording, 'scale', json_object('min', label_lists.lowest, 'max', label_lists.highest),
-                'turns', to_json(coalesce(conversations.turns, []))
-            )
-        else json_object(
-            'dialogue_key', units.dialogue_key, 'question', units.question, 'movie_id', units.movie_id,
-            'wording', questions.wording, 'labels', to_json(label_lists.labels),
-            'turns', to_json(coalesce(conversations.turns, []))
-        )
-    end::varchar as task
+    units.dialogue_key,
+    units.question,
+    units.movie_id,
+    questions.wording,
+    questions.level_of_measurement = 'interval' as is_scale,
+    answers.scale,
+    answers.labels
 from units
 inner join questions on units.source = questions.source and units.question = questions.question
-inner join label_lists on questions.label_set = label_lists.label_set
-left join conversations on units.dialogue_key = conversations.dialogue_key
-order by units.source, units.dialogue_key, units.question, units.movie_id
+inner join answers on questions.label_set = answers.label_set
+order by units.source, units.dialogue_key, units.question, units.movie_id;
+
+-- a plain list sorted afterwards: `list(… order by turn_index)` keeps a sort per dialogue and ran
+-- out of 512MB on the scale-1 sample's 20,000 dialogues
+create or replace temp table task_turns as
+select
+    dialogue_key,
+    to_json(list_transform(
+        list_sort(list({{'turn_index': turn_index, 'speaker_role': speaker_role, 'text': text}})),
+        turn -> {{'speaker_role': turn.speaker_role, 'text': turn.text}}
+    )) as turns
+from marts.turns
+where dialogue_key in (select dialogue_key from temp.task_units)
+group by dialogue_key;
+
+select
+    if(
+        units.is_scale,
+        json_object(
+            'dialogue_key', units.dialogue_key, 'question', units.question, 'movie_id', units.movie_id,
+            'wording', units.wording, 'scale', units.scale, 'turns', coalesce(turns.turns, '[]'::json)
+        ),
+        json_object(
+            'dialogue_key', units.dialogue_key, 'question', units.question, 'movie_id', units.movie_id,
+            'wording', units.wording, 'labels', units.labels, 'turns', coalesce(turns.turns, '[]'::json)
+        )
+    )::varchar as task
+from temp.task_units as units
+left join temp.task_turns as turns on units.dialogue_key = turns.dialogue_key
