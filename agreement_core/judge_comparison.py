@@ -63,16 +63,21 @@ def difference_p_values(
     rng: np.random.Generator,
     n_permutations: int,
 ) -> np.ndarray:
-    """Two-sided p of xrr_a − xrr_b per reference: each unit's two values swapped with probability ½."""
-    n_units = counts_a.shape[-1]
-    batch = resampling.batch_size(references.size * 2)
-    swaps = rng.random((n_permutations, n_units)) < 0.5
+    """Two-sided p of xrr_a − xrr_b per reference: each unit's two values swapped with probability ½.
+    Units with the same values (both judges', the references') are interchangeable: a permutation is
+    how many of each such pattern's units it swaps, Binomial(units, ½), and each pattern counts
+    swapped and unswapped with those weights (the same test, drawn per pattern, not per unit)."""
+    patterns = resampling.UnitPatterns.of(np.concatenate([counts_a[:, None], counts_b[:, None], references], axis=1))
+    a, b, refs = patterns.counts[:, 0], patterns.counts[:, 1], patterns.counts[:, 2:]
+    as_given_then_swapped_a = np.concatenate([a, b], axis=-1)[:, None, None]  # (L, 1, 1, 2 patterns)
+    as_given_then_swapped_b = np.concatenate([b, a], axis=-1)[:, None, None]
+    both_refs = np.concatenate([refs, refs], axis=-1)[:, None]  # (L, 1, R, 2 patterns)
+    batch = resampling.batch_size(both_refs.size * 2)
     nulls = []
     for start in range(0, n_permutations, batch):
-        swapped = swaps[start : start + batch][None, :, None, :]  # (1, P, 1, U)
-        a = np.where(swapped, counts_b[:, None, None], counts_a[:, None, None])
-        b = np.where(swapped, counts_a[:, None, None], counts_b[:, None, None])
-        with_a, with_b = paired_xrr(a, b, references[:, None], metric, np.ones(n_units))
+        swapped = rng.binomial(patterns.n_units, 0.5, size=(min(batch, n_permutations - start), patterns.n_units.size))
+        weights = np.concatenate([patterns.n_units - swapped, swapped], axis=-1)[:, None, :]  # (P, 1, 2 patterns)
+        with_a, with_b = paired_xrr(as_given_then_swapped_a, as_given_then_swapped_b, both_refs, metric, weights)
         nulls.append(with_a.xrr - with_b.xrr)
     return resampling.permutation_p_values(observed, np.concatenate(nulls))
 

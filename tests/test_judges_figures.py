@@ -278,3 +278,39 @@ def test_the_xrr_interval_covers_the_populations_xrr_about_95_percent_of_the_tim
         row = rows.set_index("reference_dimension").loc["raters"]
         covered += row["xrr_ci_low"] <= truth_xrr <= row["xrr_ci_high"]
     assert 0.88 <= covered / 200 <= 0.99, covered
+
+
+def two_judges(rng: np.random.Generator, n_units: int, better: bool) -> dict:
+    """10 raters on 3 labels sharing a view of each unit; judge `a` copies the view (better) or draws at
+    random, judge `b` always draws at random: without `better`, the two are exchangeable."""
+    view = rng.integers(1, 4, n_units)
+    rows = [
+        {"unit_id": u, "rater_id": r, "ceiling_rater": f"r{r}", "reference": "raters", "value_code": int(v)}
+        for r in range(10)
+        for u, v in enumerate(np.where(rng.random(n_units) < 0.6, view, rng.integers(1, 4, n_units)))
+    ]
+    a = view if better else rng.integers(1, 4, n_units)
+    judge_rows = [{"judge": "a", "unit_id": u, "value": float(v)} for u, v in enumerate(a)]
+    judge_rows += [{"judge": "b", "unit_id": u, "value": float(v)} for u, v in enumerate(rng.integers(1, 4, n_units))]
+    return {"level": "nominal", "codes": [1, 2, 3], "rows": rows, "judge_rows": judge_rows, "genders": ["Man"] * 10}
+
+
+def test_the_paired_test_finds_a_better_judge_and_is_uniform_between_exchangeable_ones() -> None:
+    rng = np.random.default_rng(77)
+    better = two_judges(rng, 60, better=True)
+    rows = judge_comparison.question_rows(
+        judge_question(*inputs(better)), MonteCarloSettings(True, 1, 300, 300, ("*",))
+    )
+    row = pd.concat(rows).set_index("reference_dimension").loc["raters"]
+    assert row["xrr_difference"] > 0 and row["difference_p"] < 0.01 and row["xrr_difference_ci_low"] > 0
+    p_values = []
+    for seed in range(150):
+        case = two_judges(rng, 30, better=False)
+        rows = judge_comparison.question_rows(
+            judge_question(*inputs(case)), MonteCarloSettings(True, seed, 1, 99, ("*",))
+        )
+        p_values.append(pd.concat(rows).set_index("reference_dimension").at["raters", "difference_p"])
+    p_values = np.array(p_values)
+    assert ((p_values > 0) & (p_values <= 1)).all()
+    assert scipy.stats.kstest(p_values, "uniform").pvalue > 0.01
+    assert 0.01 <= (p_values < 0.05).mean() <= 0.12
