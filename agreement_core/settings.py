@@ -3,6 +3,10 @@ starts (one line naming the var and what to give), and the dbt Python models rea
 
 import ast
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
@@ -35,6 +39,11 @@ class MonteCarloSettings:
         """The patterns that match none of the given (source, question), whatever the scope."""
         questions = list(questions)
         return [pattern for pattern in self.questions if not any(_matches(pattern, s, q) for s, q in questions)]
+
+    @classmethod
+    def from_frame(cls, frame: "pandas.DataFrame") -> "MonteCarloSettings":
+        """From the one row of `int_agreement__settings` (the vars as text)."""
+        return cls.from_vars(frame.iloc[0].to_dict())
 
     @classmethod
     def from_vars(cls, values: Mapping[str, object]) -> "MonteCarloSettings":

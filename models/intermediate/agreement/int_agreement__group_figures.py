@@ -1,23 +1,14 @@
 """`agreement`'s figures, one row per (question, rater group with a value on the question): α, xRR
 and GAI with what they are made of, and their Monte Carlo uncertainty, all from `agreement_core`
 (one implementation of each figure, for the row and its draws alike). One question at a time:
-memory holds one question's values. The dbt vars arrive through this model's config (its YAML);
-dbt hands a Python model the config keys its code names."""
+memory holds one question's values. The dbt vars arrive through `int_agreement__settings`."""
 
 from agreement_core.group_figures import QuestionValues, as_result, question_rows, questions_of
 from agreement_core.settings import MonteCarloSettings
 
 
 def model(dbt, session):
-    settings = MonteCarloSettings.from_vars(
-        {
-            "agreement_seed": dbt.config.get("agreement_seed"),
-            "agreement_bootstrap": dbt.config.get("agreement_bootstrap"),
-            "agreement_permutations": dbt.config.get("agreement_permutations"),
-            "agreement_monte_carlo": dbt.config.get("agreement_monte_carlo"),
-            "agreement_monte_carlo_questions": dbt.config.get("agreement_monte_carlo_questions"),
-        }
-    )
+    settings = MonteCarloSettings.from_frame(dbt.ref("int_agreement__settings").df())
     units = dbt.ref("int_agreement__units")
     values = dbt.ref("int_agreement__values")
     groups = dbt.ref("int_agreement__rater_groups").project("group_id, group_dimension, rater_id").df()

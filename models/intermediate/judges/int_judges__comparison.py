@@ -1,7 +1,7 @@
 """`judge_comparison`'s figures, one row per (two judges, human question, reference): each judge's
 xRR over the units both judged, their difference with its paired bootstrap interval and paired
 permutation p, from `agreement_core.judge_comparison` (the maths of the human figures). One question
-at a time. The dbt vars arrive through this model's config (its YAML)."""
+at a time. The dbt vars arrive through `int_agreement__settings`."""
 
 from agreement_core import judge_comparison
 from agreement_core.group_figures import questions_of
@@ -10,15 +10,7 @@ from agreement_core.settings import MonteCarloSettings
 
 
 def model(dbt, session):
-    settings = MonteCarloSettings.from_vars(
-        {
-            "agreement_seed": dbt.config.get("agreement_seed"),
-            "agreement_bootstrap": dbt.config.get("agreement_bootstrap"),
-            "agreement_permutations": dbt.config.get("agreement_permutations"),
-            "agreement_monte_carlo": dbt.config.get("agreement_monte_carlo"),
-            "agreement_monte_carlo_questions": dbt.config.get("agreement_monte_carlo_questions"),
-        }
-    )
+    settings = MonteCarloSettings.from_frame(dbt.ref("int_agreement__settings").df())
     judgements = dbt.ref("int_judges__judgements")
     references = dbt.ref("int_judges__reference_values")
     groups = dbt.ref("int_agreement__rater_groups").df()
