@@ -174,14 +174,16 @@ def test_the_toy_source_gets_agreement_rows_without_agreement_sql(toy_warehouse:
     assert [p.read_text(encoding="utf-8") for p in agreement_models] == [
         (PROJECT_ROOT / p.relative_to(project)).read_text(encoding="utf-8") for p in agreement_models
     ]
-    [(alpha, n_raters, n_units)] = query(
+    [(alpha, n_raters, n_units, alpha_ci_low, alpha_ci_high)] = query(
         db_path,
-        "select alpha, n_raters, n_units from marts.agreement "
+        "select alpha, n_raters, n_units, alpha_ci_low, alpha_ci_high from marts.agreement "
         "where source = 'toy' and question = 'overall' and group_dimension = 'all'",
     )
     expected = krippendorff.alpha(reliability_data=[[5, 2], [4, 3]], level_of_measurement="interval")
     assert (n_raters, n_units) == (2, 2)
     assert abs(alpha - expected) < 1e-9
+    # the Monte Carlo's default covers every source's questions: the toy's α has its interval, no var named it
+    assert alpha_ci_low is not None and alpha_ci_low <= alpha_ci_high
     assert query(
         db_path,
         "select n_dialogues from marts.score_correlations where source = 'toy' "

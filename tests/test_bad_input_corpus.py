@@ -2204,6 +2204,43 @@ def test_issue44_case11_a_folder_at_warehouse_next_is_one_line(
 
 
 @pytest.mark.parametrize(
+    ("agreement_vars", "line"),
+    [
+        ("{agreement_seed: -1}", "var agreement_seed: -1 is not a whole number of at least 0"),
+        ("{agreement_seed: abc}", "var agreement_seed: 'abc' is not a whole number of at least 0"),
+        ("{agreement_bootstrap: 0}", "var agreement_bootstrap: 0 is not a whole number of at least 1"),
+        ("{agreement_permutations: 2.5}", "var agreement_permutations: 2.5 is not a whole number of at least 1"),
+        ("{agreement_monte_carlo: maybe}", "var agreement_monte_carlo: 'maybe' is not true or false"),
+    ],
+    ids=["negative-seed", "word-seed", "no-draws", "fraction", "not-a-boolean"],
+)
+def test_issue44_case4_agreement_vars_the_figures_cannot_use_are_one_line(
+    agreement_vars: str, line: str, small_loaded: Path, tmp_path: Path
+) -> None:
+    db_path = copy_of(small_loaded, tmp_path)
+    before = checksum(db_path)
+    completed = run_dwh(["build", "--vars", agreement_vars], db_path, env_overrides=dbt_folders(tmp_path / "dbt"))
+    assert the_one_error(completed) == f"dwh: error: {line}; give it with --vars or in dbt_project.yml"
+    assert completed.stdout == "" and checksum(db_path) == before and _listing(tmp_path) == ["warehouse.duckdb"]
+
+
+@pytest.mark.parametrize("pattern", ["dices/*/Q_Overall", "duo/en:ed/empathie", "dicess/*"])
+def test_issue44_case5_a_monte_carlo_pattern_that_matches_no_question_is_one_line(
+    pattern: str, small_loaded: Path, tmp_path: Path
+) -> None:
+    db_path = copy_of(small_loaded, tmp_path)
+    before = checksum(db_path)
+    given = f"{{agreement_monte_carlo_questions: ['duo/*/*', '{pattern}']}}"
+    completed = run_dwh(["build", "--vars", given], db_path, env_overrides=dbt_folders(tmp_path / "dbt"))
+    assert the_one_error(completed) == (
+        f"dwh: error: var agreement_monte_carlo_questions: '{pattern}' matches no question of "
+        "seeds/judgement_questions.csv ('<source>/<scope>/<question>', names as in marts.ratings.question, "
+        "case counts); fix the pattern or use ['*']"
+    )
+    assert completed.stdout == "" and checksum(db_path) == before
+
+
+@pytest.mark.parametrize(
     ("args", "shown"),
     [
         (["--threads", "0"], "'0'"),
