@@ -76,6 +76,8 @@ CHEAP_MONTE_CARLO = {"agreement_bootstrap": 20, "agreement_permutations": 20, "a
 RATER_COLUMNS = {
     "rater_key": "varchar",
     "source": "varchar",
+    "rater_role": "varchar",
+    "annotator_slot": "integer",
     "gender": "varchar",
     "race": "varchar",
     "age_group": "varchar",

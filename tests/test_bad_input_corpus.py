@@ -2438,9 +2438,13 @@ def test_issue44_case1_exclusion_seed_keys_match_their_raters_whatever_the_space
 
 
 def _make_docs(db_path: Path, target: Path) -> subprocess.CompletedProcess:
+    """`make docs` as a user types it, whether or not the tests themselves run under `make test`: a
+    make inside make would announce the directories it enters (make[2]: Entering directory …)."""
     env = {**os.environ, "DWH_DB_PATH": str(db_path), "DBT_TARGET_PATH": str(target)}
-    env.pop("DWH_DEBUG", None)
-    return subprocess.run(["make", "-s", "docs"], cwd=PROJECT_ROOT, env=env, capture_output=True, text=True)
+    for inherited in ("DWH_DEBUG", "MAKELEVEL", "MAKEFLAGS", "MFLAGS"):
+        env.pop(inherited, None)
+    command = ["make", "-s", "--no-print-directory", "docs"]
+    return subprocess.run(command, cwd=PROJECT_ROOT, env=env, capture_output=True, text=True)
 
 
 def _dwh_lines(completed: subprocess.CompletedProcess) -> list[str]:
