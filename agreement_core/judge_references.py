@@ -2,8 +2,10 @@
 references, each split by the agreement's rater groups where its raters have them) and the judges'
 values, on one axis of units and labels (`JudgeQuestion`), ready for `agreement_core.judges`."""
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
+import duckdb
 import numpy as np
 import pandas as pd
 
@@ -162,3 +164,25 @@ def group_references(base: BaseReference, dimension: str, members: pd.DataFrame)
         chosen = np.isin(base.rater_ids, of_group["rater_id"].to_numpy())
         references.append(Reference(dimension, str(value), base.counts(chosen), chosen, base, int(number)))
     return references
+
+
+def judged_questions(
+    judgements: duckdb.DuckDBPyRelation,
+    references: duckdb.DuckDBPyRelation,
+    groups: pd.DataFrame,
+    questions: dict[int, Question],
+    least_judges: int = 1,
+) -> Iterator[JudgeQuestion]:
+    """Each question that at least `least_judges` judges judged, one at a time (memory holds one
+    question's values): `judgements` (judge, question_id, unit_id, judge_value) and `references`
+    as `int_judges__judgements` and `int_judges__reference_values` hold them."""
+    judged = judgements.aggregate("question_id, count(distinct judge) as n_judges", "question_id")
+    for (question_id,) in (
+        judged.filter(f"n_judges >= {least_judges}").project("question_id").order("question_id").fetchall()
+    ):
+        of_question = f"question_id = {question_id}"
+        judge_values = judgements.filter(of_question).project("judge, unit_id, judge_value as value").df()
+        human = references.filter(of_question).project(
+            "unit_id, coalesce(rater_id, -1) as rater_id, ceiling_rater, reference, value_code"
+        )
+        yield judge_question(questions[question_id], human.df(), judge_values, groups)

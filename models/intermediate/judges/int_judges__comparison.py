@@ -1,29 +1,21 @@
 """`judge_comparison`'s figures, one row per (two judges, human question, reference): each judge's
 xRR over the units both judged, their difference with its paired bootstrap interval and paired
 permutation p, from `agreement_core.judge_comparison` (the maths of the human figures). One question
-at a time. The dbt vars arrive through `int_agreement__settings`."""
+at a time, of those at least two judges judged. The dbt vars arrive through `int_agreement__settings`."""
 
 from agreement_core import judge_comparison
 from agreement_core.group_figures import questions_of
-from agreement_core.judge_references import judge_question
+from agreement_core.judge_references import judged_questions
 from agreement_core.settings import MonteCarloSettings
 
 
 def model(dbt, session):
     settings = MonteCarloSettings.from_frame(dbt.ref("int_agreement__settings").df())
-    judgements = dbt.ref("int_judges__judgements")
-    references = dbt.ref("int_judges__reference_values")
-    groups = dbt.ref("int_agreement__rater_groups").df()
-    questions = questions_of(dbt.ref("int_agreement__questions").df(), dbt.ref("judgement_labels").df())
-    rows = []
-    # the questions at least two judges judged
-    judged = judgements.aggregate("question_id, count(distinct judge) as n_judges", "question_id")
-    for (question_id,) in judged.filter("n_judges >= 2").project("question_id").order("question_id").fetchall():
-        of_question = f"question_id = {question_id}"
-        judge_values = judgements.filter(of_question).project("judge, unit_id, judge_value as value").df()
-        human = references.filter(of_question).project(
-            "unit_id, coalesce(rater_id, -1) as rater_id, ceiling_rater, reference, value_code"
-        )
-        task = judge_question(questions[question_id], human.df(), judge_values, groups)
-        rows.extend(judge_comparison.question_rows(task, settings))
-    return judge_comparison.as_result(rows)
+    tasks = judged_questions(
+        judgements=dbt.ref("int_judges__judgements"),
+        references=dbt.ref("int_judges__reference_values"),
+        groups=dbt.ref("int_agreement__rater_groups").df(),
+        questions=questions_of(dbt.ref("int_agreement__questions").df(), dbt.ref("judgement_labels").df()),
+        least_judges=2,
+    )
+    return judge_comparison.as_result([row for task in tasks for row in judge_comparison.question_rows(task, settings)])
