@@ -74,6 +74,11 @@ def _label_sum(counts: Array, weights: Array) -> Array:
     return np.einsum("l,l...->...", weights, counts, optimize=False)
 
 
+def _unit_sum(unit_weights: Array, values: Array) -> Array:
+    """Σ_u w_u · values_u over the unit axis (last), in one pass without a temporary (einsum's own loop)."""
+    return np.einsum("...u,...u->...", unit_weights, values, optimize=False)
+
+
 def _quadratic(counts_a: Array, metric: Metric, counts_b: Array) -> Array:
     """Σ_c Σ_k a_c δ_ck b_k over the label axis (0): the summed distance of every (a, b) pair of values.
     Nominal and interval δ by their textbook identities, a few sums over labels rather than a
@@ -81,7 +86,8 @@ def _quadratic(counts_a: Array, metric: Metric, counts_b: Array) -> Array:
     Σ a_c b_k (c − k)² = A·Σ_k b_k k² + B·Σ_c a_c c² − 2 (Σ_c a_c c)(Σ_k b_k k), with A = Σ_c a_c
     and B = Σ_k b_k. Other levels: a loop over the pairs of labels, whole slabs at a time."""
     if metric.level == "nominal":
-        return counts_a.sum(axis=0) * counts_b.sum(axis=0) - (counts_a * counts_b).sum(axis=0)
+        same_label = np.einsum("l...,l...->...", counts_a, counts_b, optimize=False)
+        return counts_a.sum(axis=0) * counts_b.sum(axis=0) - same_label
     if metric.level == "interval":
         ones, codes, squares = np.ones_like(metric.codes), metric.codes, metric.codes**2
         return (
@@ -122,13 +128,13 @@ def krippendorff_alpha(counts: Array, metric: Metric, unit_weights: Array | None
     n_unit = counts.sum(axis=0)
     pairable = n_unit >= 2
     counted = weights * pairable
-    n_values = (counted * n_unit).sum(axis=-1)
-    label_totals = (counted * counts).sum(axis=-1)
+    n_values = _unit_sum(counted, n_unit)
+    label_totals = _unit_sum(counted, counts)
     metric = metric.given(label_totals)
     within = _quadratic(counts, metric, counts)
     with np.errstate(divide="ignore", invalid="ignore"):
         per_pairing = np.where(pairable, within / np.where(pairable, n_unit - 1, 1), 0.0)
-        observed = (counted * per_pairing).sum(axis=-1) / n_values
+        observed = _unit_sum(counted, per_pairing) / n_values
         expected = _quadratic(label_totals, metric, label_totals) / (n_values * (n_values - 1))
         alpha = 1 - observed / expected
     computable = n_values >= 2
@@ -163,14 +169,14 @@ def cross_reliability(
     n_x, n_y = counts_x.sum(axis=0), counts_y.sum(axis=0)
     shared = (n_x >= 1) & (n_y >= 1)
     counted = weights * shared
-    totals_x = (counted * counts_x).sum(axis=-1)
-    totals_y = (counted * counts_y).sum(axis=-1)
+    totals_x = _unit_sum(counted, counts_x)
+    totals_y = _unit_sum(counted, counts_y)
     metric = metric.given(totals_x + totals_y)  # ordinal: the ranks of X's and Y's values together
     cross = _quadratic(counts_x, metric, counts_y)
     with np.errstate(divide="ignore", invalid="ignore"):
         mean_cross = np.where(shared, cross / np.where(shared, n_x * n_y, 1), 0.0)
-        n_shared_values = (counted * (n_x + n_y)).sum(axis=-1)
-        observed = (counted * mean_cross * (n_x + n_y)).sum(axis=-1) / n_shared_values
+        n_shared_values = _unit_sum(counted, n_x + n_y)
+        observed = _unit_sum(counted * mean_cross, n_x + n_y) / n_shared_values
         expected = _quadratic(totals_x, metric, totals_y) / (totals_x.sum(axis=0) * totals_y.sum(axis=0))
         xrr = np.where(expected > 0, 1 - observed / expected, np.nan)
     n_units = counted.sum(axis=-1)

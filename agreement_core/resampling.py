@@ -4,14 +4,16 @@ permutation is computed by the same functions as the row's own figure.
 
 Reproducible on any machine: random numbers come from numpy's PCG64 seeded from the seed and the
 figure's name (not from the order models or threads run in); counts are integers held exactly in
-float64 and summed with `np.bincount`, never through BLAS.
+float64, so their sums do not depend on the order they are added in.
 """
 
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
+from scipy import sparse
 
 from agreement_core import maths
 
@@ -130,19 +132,23 @@ class RaterValues:
     def n_groups(self) -> int:
         return int(self.rater_groups.max()) + 1
 
+    @cached_property
+    def values_by_rater(self) -> sparse.csr_array:
+        """`(labels × units, raters)`: 1 where the rater gave the label on the unit (one entry per value)."""
+        rows = self.label_index * self.n_units + self.unit_index
+        shape = (self.n_labels * self.n_units, self.rater_groups.size)
+        return sparse.csr_array((np.ones(rows.size), (rows, self.rater_index)), shape=shape)
+
     def group_counts(self, labels_by_rater: Array) -> Array:
         """`(labels, permutations, groups, units)`: each group's counts under each row of
-        `labels_by_rater` `(permutations, raters)`. One bincount over every value of every row."""
-        n_permutations = labels_by_rater.shape[0]
-        shape = (self.n_labels, n_permutations, self.n_groups, self.n_units)
-        index_type = np.int32 if np.prod(shape) < np.iinfo(np.int32).max else np.int64
-        # flat index of (label, permutation, group, unit): the value's own part, then its group's
-        own = (self.label_index.astype(index_type) * (n_permutations * self.n_groups) * self.n_units) + self.unit_index
-        flat = labels_by_rater.astype(index_type)[:, self.rater_index]
-        flat *= self.n_units
-        flat += own
-        flat += (np.arange(n_permutations, dtype=index_type) * (self.n_groups * self.n_units))[:, None]
-        return np.bincount(flat.ravel(), minlength=int(np.prod(shape))).reshape(shape).astype(float)
+        `labels_by_rater` `(permutations, raters)`, as one sparse product: the values by rater times
+        each rater's group membership in every permutation. Integers in float64: exact in any order."""
+        n_permutations, n_raters = labels_by_rater.shape
+        membership = np.zeros((n_raters, n_permutations, self.n_groups))
+        membership[np.arange(n_raters), np.arange(n_permutations)[:, None], labels_by_rater] = 1
+        counts = self.values_by_rater @ membership.reshape(n_raters, -1)
+        by_unit = counts.reshape(self.n_labels, self.n_units, n_permutations, self.n_groups)
+        return np.ascontiguousarray(by_unit.transpose(0, 2, 3, 1))  # units last: the figures sum along them
 
 
 def permutation_p_values(observed: Array, null: Array) -> Array:

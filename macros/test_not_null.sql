@@ -11,3 +11,21 @@ from {{ model }}
 where {{ column_name }} is null
 
 {% endmacro %}
+
+{#-
+    `not_null_columns`: the same rule for several columns of a model in one scan (one test node
+    instead of one per column). Each offending row is returned whole, with the names of its null
+    columns in `null_columns`.
+-#}
+{% test not_null_columns(model, columns) %}
+
+select
+    list_filter(
+        [{% for column in columns %}case when {{ column }} is null then '{{ column }}' end{{ ", " if not loop.last }}{% endfor %}],
+        name -> name is not null
+    ) as null_columns,
+    *
+from {{ model }}
+where {{ columns | join(" is null or ") }} is null
+
+{% endtest %}

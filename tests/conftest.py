@@ -13,6 +13,7 @@ import os
 import pickle
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 from hypothesis import Phase, settings
@@ -22,12 +23,17 @@ from dwh.sample.duo import write_duo_sample
 from dwh.sample.redial import write_redial_sample
 from tests.helpers import (
     REAL_DUO,
+    RUN_PARSE_VARIABLE,
     SAMPLE_BUILD_MEMORY_LIMIT,
     BuiltWarehouse,
+    dbt_folders,
     ingest_and_build,
+    parse_project,
     run_dwh,
     sample_ingest_args,
 )
+
+Built = TypeVar("Built")
 
 # Property tests run derandomized by default (`make test`, CI): the same examples on every run, a
 # bounded number of them and no shrinking, so that the suite passes or fails the same way each time.
@@ -41,17 +47,18 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 
 @pytest.fixture(scope="session", autouse=True)
-def dbt_folders_of_this_worker(tmp_path_factory: pytest.TempPathFactory) -> None:
+def dbt_folders_of_this_worker(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> None:
     """Every `dwh build` of a test that names no dbt target or log folder of its own writes them in
-    its worker's temporary folder, never in the project's target/ where another worker builds too."""
-    own = tmp_path_factory.mktemp("dbt")
-    os.environ["DBT_TARGET_PATH"] = str(own / "target")
-    os.environ["DBT_LOG_PATH"] = str(own / "logs")
+    its worker's temporary folder, never in the project's target/ where another worker builds too.
+    A run with builds (tests marked slow) parses the project once, and every build's target folder
+    starts from that parse (tests/helpers.py, `start_from_the_run_parse`)."""
+    if any(item.get_closest_marker("slow") for item in request.session.items):
+        parsed = built_once_per_run("project_parse", tmp_path_factory, parse_project)
+        os.environ[RUN_PARSE_VARIABLE] = str(parsed)
+    os.environ.update(dbt_folders(tmp_path_factory.mktemp("dbt")))
 
 
-def built_once_per_run(
-    name: str, tmp_path_factory: pytest.TempPathFactory, build: Callable[[Path], BuiltWarehouse]
-) -> BuiltWarehouse:
+def built_once_per_run(name: str, tmp_path_factory: pytest.TempPathFactory, build: Callable[[Path], Built]) -> Built:
     """`build(folder)` once for the whole test run: under pytest-xdist the first worker to get here
     builds while the others wait on the lock, then read what it built."""
     if "PYTEST_XDIST_WORKER" not in os.environ:

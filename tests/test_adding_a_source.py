@@ -3,7 +3,6 @@ block by block as the page says, landed with `dwh ingest --toy` and built with `
 shared marts and reconciliation must take it in without any change to their SQL."""
 
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -11,14 +10,13 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from tests.helpers import PROJECT_ROOT, failing_rows, query
+from tests.helpers import PROJECT_ROOT, copy_of_project, failing_rows, query
 
 pytestmark = pytest.mark.slow  # builds a copy of the project
 
 GUIDE = PROJECT_ROOT / "docs" / "ADDING_A_SOURCE.md"
 # a marker comment, then the fenced block it applies to
 BLOCK = re.compile(r"<!-- (?P<action>[a-z ]+): (?P<target>.+?) -->\n```[a-z]*\n(?P<body>.*?)```\n", re.S)
-NOT_COPIED = {".git", ".venv", "target", "logs", "data", "dbt_packages", ".pytest_cache", "__pycache__"}
 
 
 def guide_blocks() -> list[tuple[str, str, str]]:
@@ -74,7 +72,7 @@ def toy_project(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """A copy of the project with the guide applied, and the folder holding the guide's toy release."""
     root = tmp_path_factory.mktemp("fourth-source")
     project, release_dir = root / "project", root / "release"
-    shutil.copytree(PROJECT_ROOT, project, ignore=lambda folder, names: [n for n in names if n in NOT_COPIED])
+    copy_of_project(project)
     release_dir.mkdir()
     blocks = guide_blocks()
     assert {action for action, _, _ in blocks} >= {"release", "file", "append to", "insert into", "add to the lists of"}

@@ -44,7 +44,15 @@ from dwh.sample.dices import write_dices_sample
 from dwh.sample.duo import write_duo_sample
 from dwh.sample.redial import CONVERSATION_391, generate_conversations
 from ingest.dices_columns import COLUMNS_350
-from tests.helpers import PROJECT_ROOT, dbt_folders, failing_rows, run_dwh, selecting, warned_or_failed_tests
+from tests.helpers import (
+    PROJECT_ROOT,
+    copy_of_project,
+    dbt_folders,
+    failing_rows,
+    run_dwh,
+    selecting,
+    warned_or_failed_tests,
+)
 
 pytestmark = pytest.mark.slow  # each case runs the command line; some build
 
@@ -723,9 +731,10 @@ def interrupt_inputs(
     return sample_release, loaded
 
 
-# Ctrl-C at moments from Python's start-up (imports) through landing, and through dbt's start-up
-# and its run: whenever it lands, the answer is the same. (Before ~20 ms Python itself has not
-# started running `dwh`'s code; nothing can answer there.)
+# Ctrl-C at moments from `dwh`'s imports through landing, and through dbt's start-up and its run:
+# whenever it lands, the answer is the same. Each moment counts from the end of Python's own start-up,
+# timed just before (until Python runs `dwh`'s code, nothing of dwh can answer: a signal there is
+# Python's to report, and a loaded machine makes that start-up many times longer).
 @pytest.mark.parametrize(
     ("command", "after_seconds", "stop_signal"),
     [
@@ -766,6 +775,9 @@ def test_ctrl_c_at_any_moment_exits_130_with_one_line(
         **dbt_folders(tmp_path),
     }
     env.pop("DWH_DEBUG", None)
+    started = time.monotonic()
+    subprocess.run([sys.executable, "-c", "pass"], check=True)
+    python_start_up = time.monotonic() - started
     # its own process group, as a shell's foreground job: Ctrl-C reaches dwh and its dbt child alike
     running = subprocess.Popen(
         [sys.executable, "-m", "dwh.cli", *args],
@@ -776,7 +788,7 @@ def test_ctrl_c_at_any_moment_exits_130_with_one_line(
         text=True,
         start_new_session=True,
     )
-    time.sleep(after_seconds)
+    time.sleep(python_start_up + after_seconds)
     os.killpg(running.pid, stop_signal)
     _, stderr = running.communicate(timeout=120)
     assert running.returncode == 130, stderr
@@ -2370,9 +2382,7 @@ def test_issue44_case7_duo_objective_scores_off_the_scale_are_named_from_staging
 def _project_with_seed(root: Path, seed: str, text: str) -> Path:
     """A copy of the project (code, models, seeds) with one seed's file replaced: the project's own
     seeds are never edited by a test."""
-    project = root / "project"
-    skipped = {".git", ".venv", "target", "logs", "data", "dbt_packages", ".pytest_cache", "__pycache__"}
-    shutil.copytree(PROJECT_ROOT, project, ignore=lambda folder, names: [n for n in names if n in skipped])
+    project = copy_of_project(root / "project")
     (project / seed).write_text(text, encoding="utf-8")
     return project
 
