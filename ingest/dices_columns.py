@@ -1,6 +1,6 @@
 """The DICES releases' CSV layouts and label vocabularies, as the released files have them.
 
-Copied from the published files (docs: REAL_RELEASES.md), not from the READMEs, which differ:
+Copied from the published files themselves, not from their READMEs, which differ:
 990 names its raw race column `rater_race_raw` and its slur / bias-overall questions as below;
 350's last Q6 column is `Q6_policy_guidelines_other` (README: `..._other_type`).
 Everything here is a plain constant so landing, the sample writer and dbt seeds share one source.

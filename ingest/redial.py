@@ -58,7 +58,7 @@ TABLES = [LINES_TABLE, "raw.redial_movies"]
 # Lines are classified this many bytes at a time, so that memory does not grow with the file.
 CHUNK_BYTES = 4 << 20
 # A ReDial conversation is a few kilobytes on one line; a line longer than this is rejected as
-# "line too long" without ever being held in memory whole (README, "Nothing lost").
+# "line too long" without ever being held in memory whole (docs/OPERATING.md, "Nothing lost, bad input answered").
 MAX_LINE_BYTES = 8 << 20
 OVERLONG_SHOWN_BYTES = 200
 SKIP_READ_BYTES = 1 << 20

@@ -1,4 +1,4 @@
-{#- Key formats of the warehouse contract for DICES. Ids stay text as released (15-digit rater ids). -#}
+{#- DICES key formats (docs/INTERFACE.md, "Keys"). Ids stay text as released (15-digit rater ids). -#}
 {% macro dices_dialogue_key(dataset_config, item_id) -%}
     'dices' || {{ dataset_config }} || ':' || {{ item_id }}
 {%- endmacro %}

@@ -1,4 +1,4 @@
-{#- Key formats of the warehouse contract for DUO. -#}
+{#- DUO key formats (docs/INTERFACE.md, "Keys"). -#}
 {% macro duo_dialogue_key(language, dialogue_id) -%}
     'duo:' || {{ language }} || ':' || {{ dialogue_id }}
 {%- endmacro %}

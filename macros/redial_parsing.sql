@@ -3,7 +3,7 @@
     (models/intermediate/redial/*.yml) for every quirk of the release.
 -#}
 
-{#- Key formats of the warehouse contract for ReDial. -#}
+{#- ReDial key formats (docs/INTERFACE.md, "Keys"). -#}
 {% macro redial_dialogue_key(conversation_id) -%}
     'redial:' || {{ conversation_id }}
 {%- endmacro %}
@@ -51,12 +51,4 @@
 
 {% macro redial_release_year(movie_name) -%}
     try_cast(regexp_extract({{ movie_name }}, '\(([0-9]{4})\)\s*$', 1) as integer)
-{%- endmacro %}
-
-{#-
-    The three questions of a ReDial movie form (datasheet), in the order the movie mentions carry
-    them as columns: `seeker_<question>` (initiator form) and `recommender_<question>` (respondent).
--#}
-{% macro redial_form_questions() -%}
-    {{ return(['suggested', 'seen', 'liked']) }}
 {%- endmacro %}

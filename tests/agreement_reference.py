@@ -2,7 +2,7 @@
 
 The yardstick the SQL marts `rating_distributions`, `group_rating_distributions`, `agreement`,
 `rater_agreement`, `rater_consistency` and `score_correlations` are checked against in pytest. It
-follows `../shared/docs/WAREHOUSE_CONTRACT.md`, "Agreement and disagreement marts" (revised 2026-11-24),
+follows docs/INTERFACE.md, "Agreement definitions",
 and the marts' column lists (their YAML), never the SQL, so that the two can disagree.
 
 Inputs (`Inputs`): pandas frames shaped like

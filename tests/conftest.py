@@ -11,6 +11,7 @@ import fcntl
 import json
 import os
 import pickle
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
@@ -20,7 +21,8 @@ from hypothesis import Phase, settings
 
 from dwh.sample.dices import write_dices_sample
 from dwh.sample.duo import write_duo_sample
-from dwh.sample.redial import write_redial_sample
+from dwh.sample.redial import generate_conversations, write_redial_sample
+from tests.bad_input import duo_release, ingest_args, redial_folder
 from tests.helpers import (
     REAL_DUO,
     RUN_PARSE_VARIABLE,
@@ -146,6 +148,38 @@ def small_sample_build(small_sample_release: Path, tmp_path_factory: pytest.Temp
         tmp_path_factory,
         lambda folder: ingest_and_build(folder, sample_ingest_args(small_sample_release)),
     )
+
+
+# The bad-input tests' small releases of all three sources (tests/test_bad_input_*.py): per test module,
+# as each module's own.
+
+
+@pytest.fixture(scope="module")
+def small_releases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The corpus's small releases of all three sources, as `dwh ingest` takes them."""
+    root = tmp_path_factory.mktemp("bad-input-releases")
+    dices = write_dices_sample(root / "dices-input", seed=2, items_350=1, items_990=1)[0].parent.parent
+    train, _ = generate_conversations(6, 2, seed=3)  # without CONVERSATION_391, which the first one repeats
+    redial = redial_folder(root / "redial-input", "".join(json.dumps(c) + "\n" for c in train).encode())
+    return {"duo": duo_release(root / "duo-input"), "redial": redial, "dices": dices}
+
+
+@pytest.fixture(scope="module")
+def small_loaded(small_releases: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A warehouse the small releases were ingested into, never built; tests build copies of it."""
+    db_path = tmp_path_factory.mktemp("bad-input-loaded") / "warehouse.duckdb"
+    run_dwh(ingest_args(small_releases), db_path, check=True)
+    return db_path
+
+
+@pytest.fixture(scope="module")
+def small_built(small_loaded: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The small releases built once, for the tests that read a built warehouse (none writes it)."""
+    root = tmp_path_factory.mktemp("bad-input-built")
+    db_path = root / "warehouse.duckdb"
+    shutil.copyfile(small_loaded, db_path)
+    run_dwh(["build"], db_path, check=True, env_overrides=dbt_folders(root))
+    return db_path
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

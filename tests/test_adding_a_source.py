@@ -50,7 +50,7 @@ def apply_block(project: Path, release_dir: Path, action: str, target: str, body
 
 def add_feeder_refs(path: Path, body: str) -> None:
     """Add each `ref('int_<source>__<mart>'),` line of `body` after the last ref of the same mart's
-    list in macros/mart_feeders.sql, as the guide tells a reader to."""
+    list in macros/source_models.sql, as the guide tells a reader to."""
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
     for new_line in body.splitlines(keepends=True):
         mart = re.fullmatch(r"\s*ref\('int_[a-z0-9]+__(\w+)'\),\n", new_line)[1]

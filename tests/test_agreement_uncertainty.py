@@ -1,4 +1,4 @@
-"""What the Monte Carlo figures of the agreement marts promise (WAREHOUSE_CONTRACT.md, "Uncertainty"),
+"""What the Monte Carlo figures of the agreement marts promise (docs/INTERFACE.md, "Uncertainty"),
 and the deterministic figures beside them against independent numpy / scipy code.
 
 Monte Carlo figures cannot equal another program's to 1e-9, so these tests check what they promise:

@@ -1,5 +1,5 @@
 -- Every judgement the agreement models compare, one row per (rater, unit, judgement): the
--- `int_<source>__judgements` models that `mart_feeders('judgements')` lists, in one long shape,
+-- `int_<source>__judgements` models that `source_models('judgements')` lists, in one long shape,
 -- with what the `judgement_questions` and `judgement_labels` seeds say of them: a value the
 -- question's labels count as missing is no value (null), and `judgement_order` orders a rater's
 -- judgements of a unit (by round, then row in the release; nulls last). A judgement of a

@@ -1,6 +1,6 @@
 -- The values `replication_agreement` compares, one row per value: two sets of judgements of the
 -- same units (replication a and b). The sources declare theirs (`int_<source>__replications`,
--- listed in `mart_feeders('replications')`), one value per rater and unit (the first); any
+-- listed in `source_models('replications')`), one value per rater and unit (the first); any
 -- source's repeats come from the judgements feed (`int_agreement__repeats`): a rater's later
 -- judgements of a unit (`repeat`) against the first (`first`), the unit being the (unit,
 -- rater). Missing values and excluded raters are left out, as in every agreement figure.

@@ -1,6 +1,6 @@
 -- The human values a judge is compared with, one row per (reference, unit, rater): by kind of
 -- rater (`seeds/judge_references.csv`: each rater's first judgement, as in `agreement`), and the
--- references the sources declare (`mart_feeders('judge_references')`: their own values). Missing
+-- references the sources declare (`source_models('judge_references')`: their own values). Missing
 -- values and excluded raters are left out, as in every agreement figure. `ceiling_rater` is who
 -- counts as one rater in the human ceiling: the rater, DUO's annotator slot (its annotators are
 -- anonymous per dialogue), or the reference itself where it has no raters.

@@ -2,7 +2,7 @@
 -- group of the scope for every question of it (`int_agreement__group_questions`, with its rater
 -- counts), with α, xRR, GAI and their Monte Carlo uncertainty where the group gave values
 -- (`int_agreement__group_figures`), and the concentration of its values
--- (`int_agreement__group_units`). Definitions: docs/AGREEMENT.md, "Definitions".
+-- (`int_agreement__group_units`). Definitions: docs/INTERFACE.md, "Agreement definitions".
 with
 
 questions as (

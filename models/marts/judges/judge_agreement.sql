@@ -1,6 +1,6 @@
 -- How well each automatic evaluator (judge) agrees with each human perspective, beside how well
 -- the humans agree with one another: one row per (judge, source, scope, question, reference).
--- Definitions: docs/AGREEMENT.md, "Judging a judge".
+-- Definitions: docs/INTERFACE.md, "Judges"; how to read them: docs/AGREEMENT.md, "Judging a judge".
 with
 
 questions as (

@@ -1,7 +1,7 @@
 -- Is judge A better than judge B? One row per ordered pair of judges (judge_a < judge_b) and
 -- (source, scope, question, reference) where both judged units: each judge's xRR over those
 -- units and their difference, with its paired interval and p-value.
--- Definitions: docs/AGREEMENT.md, "Judging a judge".
+-- Definitions: docs/INTERFACE.md, "Judges"; how to read them: docs/AGREEMENT.md, "Judging a judge".
 with
 
 questions as (
