@@ -4,12 +4,15 @@ permutation test equal to counting each group's values one by one."""
 
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
 from krippendorff import alpha as package_alpha
 
 from agreement_core import maths, resampling
+from agreement_core.parallel import ordered_map
 from agreement_core.settings import MonteCarloSettings, SettingsError
 from dwh.build_vars import refuse_unusable_agreement_vars
 from ingest.errors import DwhError
@@ -127,3 +130,32 @@ def test_the_build_fingerprint_reads_the_package_source_not_its_bytecode(tmp_pat
     assert project_fingerprint(tmp_path) == before
     (package / "maths.py").write_text("X = 2\n")
     assert project_fingerprint(tmp_path) != before
+
+
+def test_the_questions_computed_side_by_side_come_back_in_order_a_few_read_ahead() -> None:
+    """`ordered_map` gives each item's result in the items' order whatever order the threads finish
+    in, reads no more than two items per worker ahead of what it gave back, and raises what failed."""
+    read: list[int] = []
+
+    def items() -> Iterator[int]:
+        for number in range(24):
+            read.append(number)
+            yield number
+
+    def later_for_even(number: int) -> int:
+        time.sleep(0.02 if number % 2 == 0 else 0.0)  # the odd ones finish first
+        return number * number
+
+    given_back: list[int] = []
+    for result in ordered_map(later_for_even, items(), workers=3):
+        assert len(read) - len(given_back) <= 2 * 3 + 1
+        given_back.append(result)
+    assert given_back == [number * number for number in range(24)]
+
+    def fails_on_five(number: int) -> int:
+        if number == 5:
+            raise ValueError("five")
+        return number
+
+    with pytest.raises(ValueError, match="five"):
+        list(ordered_map(fails_on_five, range(10), workers=2))

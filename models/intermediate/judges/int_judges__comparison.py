@@ -1,11 +1,13 @@
 """`judge_comparison`'s figures, one row per (two judges, human question, reference): each judge's
 xRR over the units both judged, their difference with its paired bootstrap interval and paired
 permutation p, from `agreement_core.judge_comparison` (the maths of the human figures). One question
-at a time, of those at least two judges judged. The dbt vars arrive through `int_agreement__settings`."""
+at a time on each core (`agreement_core.parallel`), of those at least two judges judged. The dbt
+vars arrive through `int_agreement__settings`."""
 
 from agreement_core import judge_comparison
 from agreement_core.group_figures import questions_of
 from agreement_core.judge_references import judged_questions
+from agreement_core.parallel import ordered_map
 from agreement_core.settings import MonteCarloSettings
 
 
@@ -18,4 +20,5 @@ def model(dbt, session):
         questions=questions_of(dbt.ref("int_agreement__questions").df(), dbt.ref("judgement_labels").df()),
         least_judges=2,
     )
-    return judge_comparison.as_result([row for task in tasks for row in judge_comparison.question_rows(task, settings)])
+    rows_of_questions = ordered_map(lambda task: judge_comparison.question_rows(task, settings), tasks)
+    return judge_comparison.as_result([row for rows in rows_of_questions for row in rows])
