@@ -50,8 +50,11 @@ DB_NAME = "bench.duckdb"
 BUILT_DB_NAME = "built.duckdb"
 BUILT_MANIFEST_NAME = "built-manifest.json"
 # paths that start from the warehouse (b) built: they run after it at each scale
-NEEDS_A_BUILD = ("build_incremental", "build_floor")
+NEEDS_A_BUILD = ("build_incremental", "build_floor", "judges_ingest", "build_with_judges")
+# the judge paths: this many judges, each judging every unit of the three datasets (bench_judges.py)
+BENCH_JUDGES = 20
 REDIAL_ZIP = Path("redial") / "redial_dataset.zip"
+JUDGES_DIR = "bench-judges"  # in the scale's work folder
 LOG_TAIL_LINES = 15
 # the agreement marts' Monte Carlo (bootstrap intervals, permutation p-values) switched off: (b) − (b′) is its cost
 WITHOUT_MONTE_CARLO = ["--vars", "{agreement_monte_carlo: false}"]
@@ -144,6 +147,16 @@ def all_paths() -> list[BenchPath]:
         BenchPath(
             "build_incremental",
             "(b″) dwh build after a ReDial reload (incremental)",
+            lambda sample, db: [*dwh_command(), "build"],
+        ),
+        BenchPath(
+            "judges_ingest",
+            f"(f) dwh ingest --judges: {BENCH_JUDGES} judges, every unit of the three datasets",
+            lambda sample, db: [*dwh_command(), "ingest", "--judges", str(db.parent / JUDGES_DIR)],
+        ),
+        BenchPath(
+            "build_with_judges",
+            f"(g) dwh build after loading the {BENCH_JUDGES} judges (incremental)",
             lambda sample, db: [*dwh_command(), "build"],
         ),
         BenchPath(
@@ -309,6 +322,11 @@ def bench_path(path: BenchPath, scale: int, sample_dir: Path, work_dir: Path, ru
             if not reload_redial(sample_dir, work_dir, database, index):
                 result.setup_error = "setup `dwh ingest --redial` failed"
                 return result
+        elif path.key in ("judges_ingest", "build_with_judges"):
+            shutil.copyfile(built, database)
+            if not prepare_judges(work_dir, database, index, load=path.key == "build_with_judges"):
+                result.setup_error = "setup of the judges failed"
+                return result
         elif seed_db is not None:
             if index == 1 and path.key == "build":
                 shutil.rmtree(work_dir / "dbt-target", ignore_errors=True)
@@ -327,6 +345,26 @@ def bench_path(path: BenchPath, scale: int, sample_dir: Path, work_dir: Path, ru
             shutil.copyfile(work_dir / "dbt-target" / "manifest.json", work_dir / BUILT_MANIFEST_NAME)
     remove_database(database)
     return result
+
+
+def prepare_judges(work_dir: Path, database: Path, index: int, load: bool) -> bool:
+    """Untimed: the judges' files written from the warehouse (b) built (once per scale), and with
+    `load` their `dwh ingest --judges` into `database`, which the next `dwh build` builds on."""
+    judges_dir = work_dir / JUDGES_DIR
+    log_path = work_dir / "logs" / f"judges-setup{index}.log"
+    if not judges_dir.exists():
+        command = [sys.executable, str(BENCH_DIR / "bench_judges.py"), str(work_dir / BUILT_DB_NAME), str(judges_dir)]
+        run = measured_run([*command, "--judges", str(BENCH_JUDGES)], bench_env(work_dir, database), log_path)
+        if not run.ok:
+            show_failure(log_path)
+            shutil.rmtree(judges_dir, ignore_errors=True)
+            return False
+    if not load:
+        return True
+    run = measured_run([*dwh_command(), "ingest", "--judges", str(judges_dir)], bench_env(work_dir, database), log_path)
+    if not run.ok:
+        show_failure(log_path)
+    return run.ok
 
 
 def reload_redial(sample_dir: Path, work_dir: Path, database: Path, index: int) -> bool:

@@ -331,3 +331,20 @@ def test_benchmarks_md_names_no_commit() -> None:
     hex_words = re.findall(r"\b[0-9a-f]{7,40}\b", text)
     commits = [word for word in hex_words if re.search(r"[a-f]", word) and re.search(r"[0-9]", word)]
     assert commits == []
+
+
+def test_bench_judges_judge_every_unit_and_load_without_a_reject(small_sample_build, tmp_path: Path) -> None:
+    """The judge paths' files (bench_judges.py) are valid `--judges` input: each judge has one value
+    on every unit of the three datasets that holds a human rating, and all of them load."""
+    from tests.helpers import query, run_dwh
+
+    written = load_module("bench_judges").write_judges(small_sample_build.db_path, tmp_path / "judges", 3, seed=0)
+    assert [path.name for path in written] == ["judge_01.parquet", "judge_02.parquet", "judge_03.parquet"]
+    [(n_units,)] = query(
+        small_sample_build.db_path, "select count(distinct (dialogue_key, question, movie_id)) from marts.ratings"
+    )
+    files = str(tmp_path / "judges" / "*.parquet")
+    assert duckdb.sql(f"select count(*), count(distinct judge) from '{files}'").fetchone() == (3 * n_units, 3)
+    db_path = small_sample_build.copy_to(tmp_path)
+    loaded = run_dwh(["ingest", "--judges", str(tmp_path / "judges")], db_path, check=True)
+    assert f"3 judge(s) loaded, {3 * n_units:,} judgement(s), 0 reject(s)" in loaded.stdout

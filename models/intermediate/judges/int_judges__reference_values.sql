@@ -3,7 +3,8 @@
 -- references the sources declare (`source_models('judge_references')`: their own values). Missing
 -- values and excluded raters are left out, as in every agreement figure. `ceiling_rater` is who
 -- counts as one rater in the human ceiling: the rater, DUO's annotator slot (its annotators are
--- anonymous per dialogue), or the reference itself where it has no raters.
+-- anonymous per dialogue), or the reference itself where it has no raters. Only the questions a
+-- judge judged: with no judge loaded, nothing (and nothing to compute).
 with
 
 first_judgements as (
@@ -22,6 +23,12 @@ judged_units as (
 questions as (
 
     select * from {{ ref('int_agreement__questions') }}
+
+),
+
+judge_judgements as (
+
+    select * from {{ ref('int_judges__judgements') }}
 
 ),
 
@@ -50,6 +57,13 @@ judgement_labels as (
 
 ),
 
+judged_questions as (
+
+    select * from questions
+    where question_id in (select judge_judgements.question_id from judge_judgements)
+
+),
+
 by_kind_of_rater as (
 
     select
@@ -61,12 +75,12 @@ by_kind_of_rater as (
         first_judgements.value_code
     from first_judgements
     inner join judged_units on first_judgements.unit_id = judged_units.unit_id
-    inner join questions on judged_units.question_id = questions.question_id
+    inner join judged_questions on judged_units.question_id = judged_questions.question_id
     inner join raters on first_judgements.rater_id = raters.rater_id
     inner join judge_references
         on
-            questions.source = judge_references.source
-            and questions.rating_kind = judge_references.rating_kind
+            judged_questions.source = judge_references.source
+            and judged_questions.rating_kind = judge_references.rating_kind
             and raters.rater_role = judge_references.rater_role
     where not raters.is_excluded
 
@@ -75,26 +89,26 @@ by_kind_of_rater as (
 declared_values as (
 
     select
-        questions.question_id,
+        judged_questions.question_id,
         judged_units.unit_id,
         raters.rater_id,
         coalesce(declared.rater_key, declared.reference) as ceiling_rater,
         declared.reference,
         declared.value_code
     from declared
-    inner join questions
+    inner join judged_questions
         on
-            declared.source = questions.source
-            and declared.scope = questions.scope
-            and declared.rating_kind = questions.rating_kind
-            and declared.question = questions.question
+            declared.source = judged_questions.source
+            and declared.scope = judged_questions.scope
+            and declared.rating_kind = judged_questions.rating_kind
+            and declared.question = judged_questions.question
     inner join judged_units
         on
-            questions.question_id = judged_units.question_id
+            judged_questions.question_id = judged_units.question_id
             and declared.unit_key = judged_units.unit_key
     inner join judgement_labels
         on
-            questions.label_set = judgement_labels.label_set
+            judged_questions.label_set = judgement_labels.label_set
             and declared.value_code = judgement_labels.value_code
     left join raters on declared.rater_key = raters.rater_key
     where not coalesce(raters.is_excluded, false)
