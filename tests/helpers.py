@@ -67,24 +67,8 @@ def default_target() -> Path:
 
 
 def dbt_folders(root: Path) -> dict[str, str]:
-    """dbt's target and log folders for one test's builds, under `root`, apart from every other build's.
-    The target folder starts with the test run's parse of the project (`start_from_the_run_parse`)."""
-    start_from_the_run_parse(root / "target")
+    """dbt's target and log folders for one test's builds, under `root`, apart from every other build's."""
     return {"DBT_TARGET_PATH": str(root / "target"), "DBT_LOG_PATH": str(root / "logs")}
-
-
-# where tests/conftest.py left the test run's one parse of the project (dbt's partial_parse.msgpack)
-RUN_PARSE_VARIABLE = "DWH_TEST_RUN_PARSE"
-
-
-def start_from_the_run_parse(target: Path) -> None:
-    """Put the test run's parse of the project in a new dbt target folder. `dwh build` hands it to dbt,
-    which then parses only what changed rather than the whole project (about 15 s a build): dbt reuses
-    it when the profile, the vars and the files are those it was made with, and parses anew otherwise."""
-    parsed = os.environ.get(RUN_PARSE_VARIABLE)
-    if parsed and not (target / "partial_parse.msgpack").exists():
-        target.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(parsed, target / "partial_parse.msgpack")
 
 
 def parse_project(folder: Path) -> Path:
@@ -96,7 +80,7 @@ def parse_project(folder: Path) -> Path:
     target = folder / "target"
     staged_name = staging_path(folder / "warehouse.duckdb").name
     env = {**os.environ, "DWH_DB_PATH": staged_name, "DBT_TARGET_PATH": str(target)}
-    for inherited in ("DWH_BUILD_MEMORY_LIMIT", "DWH_DB_READ_ONLY"):
+    for inherited in ("DWH_BUILD_MEMORY_LIMIT", "DWH_DB_READ_ONLY", "DBT_PARTIAL_PARSE_FILE_PATH"):
         env.pop(inherited, None)
     dbt = Path(sys.executable).with_name("dbt")
     command = [str(dbt), "parse", "--quiet", "--project-dir", str(PROJECT_ROOT), "--profiles-dir", str(PROJECT_ROOT)]
