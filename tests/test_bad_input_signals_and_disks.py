@@ -20,7 +20,7 @@ import duckdb
 import pytest
 
 from tests.bad_input import MOUNT, checksum, copy_of, folder_error, refused, run_dwh_with
-from tests.helpers import PROJECT_ROOT, dbt_folders
+from tests.helpers import PROJECT_ROOT, dbt_folders, sample_ingest_args
 
 pytestmark = pytest.mark.slow  # each case runs the command line; some build
 
@@ -163,15 +163,7 @@ def test_ctrl_c_at_any_moment_exits_130_with_one_line(
         db_path.write_bytes(loaded.read_bytes())
         args = ["build"]
     else:
-        args = [
-            "ingest",
-            "--duo",
-            str(sample / "duo"),
-            "--redial",
-            str(sample / "redial" / "redial_dataset.zip"),
-            "--dices",
-            str(sample / "dices"),
-        ]
+        args = ["ingest", *sample_ingest_args(sample)]
     before = db_path.read_bytes() if db_path.exists() else None
     env = {
         **os.environ,
