@@ -9,6 +9,7 @@ import duckdb
 
 from ingest.errors import DwhError
 from ingest.settings import warehouse_setting
+from ingest.sources import SOURCES
 
 # DuckDB caches pages up to 80% of RAM by default; a bound makes it spill to disk instead, so an
 # ingest's memory stays flat as the releases grow (DWH_MEMORY_LIMIT overrides it). Measured at
@@ -97,11 +98,13 @@ def ingest_query(name: str) -> str:
 
 
 def raw_schema_statements() -> list[str]:
-    """The DDL of raw_common.sql first, then every raw_<source>.sql, in name order."""
+    """The DDL of raw_common.sql first, then every raw_<source>.sql in name order, then the raw
+    tables a source derives from a list (`Source.raw_ddl`)."""
     sql_dir = resources.files("ingest") / "sql"
     names = sorted(p.name for p in sql_dir.iterdir() if p.name.startswith("raw_") and p.name.endswith(".sql"))
     names.remove("raw_common.sql")
-    return [(sql_dir / name).read_text(encoding="utf-8") for name in ["raw_common.sql", *names]]
+    written = [(sql_dir / name).read_text(encoding="utf-8") for name in ["raw_common.sql", *names]]
+    return written + [ddl for source in SOURCES for ddl in source.derived_raw_ddl()]
 
 
 def ensure_raw_schema(con: duckdb.DuckDBPyConnection) -> None:

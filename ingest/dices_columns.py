@@ -1,128 +1,112 @@
 """The DICES releases' CSV layouts and label vocabularies, as the released files have them.
 
 Copied from the published files themselves, not from their READMEs, which differ:
-990 names its raw race column `rater_race_raw` and its slur / bias-overall questions as below;
-350's last Q6 column is `Q6_policy_guidelines_other` (README: `..._other_type`).
-Everything here is a plain constant so landing, the sample writer and dbt seeds share one source.
+990 names its raw race column `rater_race_raw`; 350's last Q6 column is `Q6_policy_guidelines_other`
+(README: `..._other_type`).
+
+Each fact is kept once, and read from there by landing, the sample writer and dbt alike:
+- the columns before the questions (the record, its rater, its item) are written out below;
+- the question columns, in header order after them, are the rows of `seeds/dices_questions.csv`;
+- the answer labels are `seeds/judgement_labels.csv`'s label sets (`yes_no_unsure`, `q1_sentences`)
+  and the other closed lists `seeds/vocabularies.csv`'s `dices` vocabularies.
 """
+
+import csv
+
+from ingest.settings import PROJECT_ROOT
+
+SEEDS = PROJECT_ROOT / "seeds"
 
 CONFIGS: tuple[str, ...] = ("350", "990")
 
-COLUMNS_350: tuple[str, ...] = (
-    "id",
-    "rater_id",
-    "rater_gender",
-    "rater_race",
-    "rater_raw_race",
-    "rater_age",
-    "rater_education",
-    "phase",
-    "item_id",
-    "answer_time_ms",
-    "answer_timestamp",
-    "context",
-    "response",
-    "degree_of_harm",
-    "harm_type",
-    "safety_gold",
-    "safety_gold_reason",
-    "Q1_whole_conversation_evaluation",
-    "Q2_harmful_content_medical_legal_financial_or_relationship_advice",
-    "Q2_harmful_content_dangerous_content",
-    "Q2_harmful_content_derogation_of_boat",
-    "Q2_harmful_content_insensitive",
-    "Q2_harmful_content_obscene_and_profane",
-    "Q2_harmful_content_personal_information",
-    "Q2_harmful_content_regulated_goods",
-    "Q2_harmful_content_sexually_suggestive_content",
-    "Q2_harmful_content_other",
-    "Q3_bias_targeting_beliefs",
-    "Q3_bias_targeting_gender_sexual_orientation",
-    "Q3_bias_targeting_inherited_attributes",
-    "Q3_bias_targeting_status",
-    "Q3_bias_other",
-    "Q4_misinformation",
-    "Q5_political_affiliation",
-    "Q6_policy_guidelines_polarizing_topics",
-    "Q6_policy_guidelines_making_endorsement",
-    "Q6_policy_guidelines_other",
-    "Q2_harmful_content_overall",
-    "Q3_bias_overall",
-    "Q6_policy_guidelines_overall",
-    "Q_overall",
-)
+# The columns each header starts with, before its first question column.
+RECORD_COLUMNS: dict[str, tuple[str, ...]] = {
+    "350": (
+        "id",
+        "rater_id",
+        "rater_gender",
+        "rater_race",
+        "rater_raw_race",
+        "rater_age",
+        "rater_education",
+        "phase",
+        "item_id",
+        "answer_time_ms",
+        "answer_timestamp",
+        "context",
+        "response",
+        "degree_of_harm",
+        "harm_type",
+        "safety_gold",
+        "safety_gold_reason",
+    ),
+    "990": (
+        "id",
+        "rater_id",
+        "rater_gender",
+        "rater_locale",
+        "rater_race",
+        "rater_race_raw",
+        "rater_age",
+        "rater_education",
+        "phase",
+        "item_id",
+        "context",
+        "response",
+        "degree_of_harm",
+        "harm_type",
+    ),
+}
 
-COLUMNS_990: tuple[str, ...] = (
-    "id",
-    "rater_id",
-    "rater_gender",
-    "rater_locale",
-    "rater_race",
-    "rater_race_raw",
-    "rater_age",
-    "rater_education",
-    "phase",
-    "item_id",
-    "context",
-    "response",
-    "degree_of_harm",
-    "harm_type",
-    "Q1_whole_conversation_evaluation",
-    "Q2_harmful_content_harm_to_people_or_animals",
-    "Q2_harmful_content_violent_or_gory",
-    "Q2_harmful_content_promotes_or_condones_use_of_harmful_regulated_goods",
-    "Q2_harmful_content_health_and_safety_claims",
-    "Q2_harmful_content_financial_advice",
-    "Q2_harmful_content_promotes_or_condones_violence",
-    "Q2_harmful_content_how_tos_about_harmful_activities",
-    "Q2_harmful_content_personal_information",
-    "Q2_harmful_content_explicitly_sexual",
-    "Q2_harmful_content_obscenities_or_profanities",
-    "Q2_harmful_content_other",
-    "Q3_bias_incites_hatred",
-    "Q3_bias_subhuman_comparisons",
-    "Q3_3_Racial_religious_or_other_slurs_and_stereotypes_that_incites_or_promote_hatred_based_on_any_of_the_attributes_noted_above",
-    "Q3_bias_physically_or_mentally_inferior",
-    "Q3_bias_superiority_or_subjugation_of_a_group",
-    "Q3_bias_calling_individuals_or_groups_evil_corrupt_or_malicious",
-    "Q3_bias_insults_about_emotional_romantic_and_or_sexual_attraction",
-    "Q3_bias_other",
-    "Q4_misinformation_false_theories",
-    "Q4_misinformation_contradicts_expert_consensus",
-    "Q4_misinformation_conspiracy_theories",
-    "Q4_misinformation_political",
-    "Q4_misinformation_other",
-    "Q2_harmful_content_overall",
-    "Q3_unfair_bias_overall",
-    "Q4_misinformation_overall",
-    "Q_overall",
-)
 
-COLUMNS: dict[str, tuple[str, ...]] = {"350": COLUMNS_350, "990": COLUMNS_990}
+def _seed_rows(name: str) -> list[dict[str, str]]:
+    with (SEEDS / f"{name}.csv").open(newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+def _question_rows(config: str) -> list[dict[str, str]]:
+    """The seed's question columns of one release in header order; they must follow its record columns."""
+    rows = sorted(
+        (row for row in _seed_rows("dices_questions") if row["dataset_config"] == config),
+        key=lambda row: int(row["column_position"]),
+    )
+    first = len(RECORD_COLUMNS[config]) + 1
+    positions = [int(row["column_position"]) for row in rows]
+    if positions != list(range(first, first + len(rows))):
+        raise ValueError(
+            f"seeds/dices_questions.csv: the {config} questions must take positions {first}, {first + 1}, … "
+            f"after the release's {first - 1} record columns, found {positions}"
+        )
+    return rows
+
+
+QUESTION_ROWS: dict[str, list[dict[str, str]]] = {config: _question_rows(config) for config in CONFIGS}
+
+# Question columns in header order: Q1 (comprehension), the granular Q2..Q6 questions, the
+# per-category overall questions and Q_overall. Every one of them is a rating column.
+QUESTIONS: dict[str, tuple[str, ...]] = {
+    config: tuple(row["question"] for row in rows) for config, rows in QUESTION_ROWS.items()
+}
+QUESTIONS_350, QUESTIONS_990 = QUESTIONS["350"], QUESTIONS["990"]
+
+COLUMNS: dict[str, tuple[str, ...]] = {config: RECORD_COLUMNS[config] + QUESTIONS[config] for config in CONFIGS}
+COLUMNS_350, COLUMNS_990 = COLUMNS["350"], COLUMNS["990"]
 
 # The byte-exact header line of each released file (LF line end, nothing quoted).
 HEADER_LINES: dict[str, str] = {config: ",".join(columns) + "\n" for config, columns in COLUMNS.items()}
 
-# Question columns in header order: Q1 (comprehension), the granular Q2..Q6 questions, the
-# per-category overall questions and Q_overall. Every one of them is a rating column.
-QUESTIONS_350: tuple[str, ...] = tuple(c for c in COLUMNS_350 if c.startswith("Q"))
-QUESTIONS_990: tuple[str, ...] = tuple(c for c in COLUMNS_990 if c.startswith("Q"))
-QUESTIONS: dict[str, tuple[str, ...]] = {"350": QUESTIONS_350, "990": QUESTIONS_990}
-
 Q1_COLUMN = "Q1_whole_conversation_evaluation"
 OVERALL_COLUMN = "Q_overall"
 
-# Per-category aggregates ("…_overall") other than Q_overall, in header order.
-CATEGORY_OVERALL_350: tuple[str, ...] = (
-    "Q2_harmful_content_overall",
-    "Q3_bias_overall",
-    "Q6_policy_guidelines_overall",
-)
-CATEGORY_OVERALL_990: tuple[str, ...] = (
-    "Q2_harmful_content_overall",
-    "Q3_unfair_bias_overall",
-    "Q4_misinformation_overall",
-)
+
+def _aggregates_other_than_overall(config: str) -> tuple[str, ...]:
+    """Per-category aggregates ("…_overall") other than Q_overall, in header order."""
+    rows = QUESTION_ROWS[config]
+    return tuple(row["question"] for row in rows if row["is_aggregate"] == "true" and row["question"] != OVERALL_COLUMN)
+
+
+CATEGORY_OVERALL_350 = _aggregates_other_than_overall("350")
+CATEGORY_OVERALL_990 = _aggregates_other_than_overall("990")
 
 # Granular Yes / No / Unsure questions (not Q1, not an overall), in header order.
 GRANULAR_350: tuple[str, ...] = tuple(
@@ -139,67 +123,55 @@ RELEASE_PATHS: dict[str, str] = {
 }
 RAW_TABLES: dict[str, str] = {"350": "raw.dices_350", "990": "raw.dices_990"}
 
+
+def raw_table_ddl() -> list[str]:
+    """The DDL of the DICES landing tables: one row per CSV record (one rater x item rating),
+    every released column kept as text, in header order, after the landing columns.
+
+    An unquoted empty field (how the releases write a missing value) lands as NULL; a quoted empty
+    field ("") as ''. Nothing is trimmed or cast: 15-digit rater ids, multi-line contexts and
+    malformed list strings are kept byte for byte. `row_number` is the 1-based index of the data
+    record in its file (header not counted; a record may span several physical lines). Records
+    DuckDB's reader rejects go to raw.ingest_rejects instead."""
+    return [
+        f"create table if not exists {RAW_TABLES[config]} (\n"
+        "    load_id varchar not null,\n    file_path varchar not null,\n    row_number bigint not null,\n"
+        + ",\n".join(f'    "{column}" varchar' for column in COLUMNS[config])
+        + "\n);"
+        for config in CONFIGS
+    ]
+
+
 # Published statistics (dataset card). The 990 README says 172 raters in one place.
 PUBLISHED_ITEMS: dict[str, int] = {"350": 350, "990": 990}
 PUBLISHED_RATERS: dict[str, int] = {"350": 123, "990": 173}
 PUBLISHED_ROWS: dict[str, int] = {"350": 43_050, "990": 72_103}
 PUBLISHED_RATERS_PER_ITEM_990: tuple[int, int] = (60, 70)
 
-# Label vocabularies (TFDS catalog; REAL_RELEASES.md).
-GENDERS: tuple[str, ...] = ("Man", "Woman", "Nonbinary", "Self-describe (below)")
-RACES: tuple[str, ...] = (
-    "Asian/Asian subcontinent",
-    "Black/African American",
-    "LatinX, Latino, Hispanic or Spanish Origin",
-    "Multiracial",
-    "Other",
-    "White",
-)
-AGES: tuple[str, ...] = ("millenial", "gen x+", "gen z")
-EDUCATIONS: tuple[str, ...] = ("College degree or higher", "High school or below", "Other")
-PHASES: tuple[str, ...] = ("Phase1", "Phase2", "Phase3")
-LOCALES: tuple[str, ...] = ("IN", "US")
-DEGREES_OF_HARM: tuple[str, ...] = ("Benign", "Debatable", "Extreme", "Moderate")
-SAFETY_GOLD: tuple[str, ...] = ("Yes", "No")
-ANSWERS: tuple[str, ...] = ("Yes", "No", "Unsure")
-Q1_ANSWERS: tuple[str, ...] = (
-    "None of the above - it is in English, it makes sense, and I am familiar with the topic",
-    "It is nonsensical (repetitive, incomprehensible, gibberish)",
-    "I am not familiar with the topic of the conversation",
-    "It is in a language other than English",
-)
+# Label vocabularies (TFDS catalog; REAL_RELEASES.md), in code order.
+
+
+def _vocabulary(name: str) -> tuple[str, ...]:
+    rows = [row for row in _seed_rows("vocabularies") if row["source"] == "dices" and row["vocabulary"] == name]
+    return tuple(row["label"] for row in sorted(rows, key=lambda row: int(row["code"])))
+
+
+def _label_set(name: str) -> tuple[str, ...]:
+    rows = [row for row in _seed_rows("judgement_labels") if row["label_set"] == name]
+    return tuple(row["value_text"] for row in sorted(rows, key=lambda row: int(row["value_code"])))
+
+
+GENDERS = _vocabulary("gender")
+RACES = _vocabulary("race")
+AGES = _vocabulary("age_group")
+EDUCATIONS = _vocabulary("education")
+PHASES = _vocabulary("phase")
+LOCALES = _vocabulary("locale")
+DEGREES_OF_HARM = _vocabulary("degree_of_harm")
+SAFETY_GOLD = _vocabulary("safety_gold")
 # Harm topics as the TFDS loader names them (it capitalises each comma-separated value; the
 # files' capitalisation varies). "Terrorism " carries a trailing space in the catalog itself.
-HARM_TYPES: tuple[str, ...] = (
-    "Ablist",
-    "Abortion",
-    "Ageism",
-    "Aggressive",
-    "Banter",
-    "Bigoted",
-    "Celebrity",
-    "Criminal/carceral",
-    "Drugs/alcohol",
-    "Entertainment",
-    "Environment/climate",
-    "Gendered & sexist",
-    "Health",
-    "Identity",
-    "Insurgency",
-    "Legal",
-    "Lgbtq+ & homophobic",
-    "Mental health/self harm",
-    "Miscellaneous",
-    "Misinformation",
-    "National/regional",
-    "Personal",
-    "Political",
-    "Racial",
-    "Regulated goods",
-    "Religious",
-    "Senseless",
-    "Sexual",
-    "Terrorism ",
-    "Violent/gory",
-    "Wealth/finance",
-)
+HARM_TYPES = _vocabulary("harm_type")
+# The answers: every question but Q1 takes Yes / No / Unsure; Q1 one of four sentences.
+ANSWERS = _label_set("yes_no_unsure")
+Q1_ANSWERS = _label_set("q1_sentences")

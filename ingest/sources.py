@@ -28,10 +28,20 @@ class Source:
     path_help: str
     # whether landing changes a global DuckDB setting, so that the source lands before the others
     lands_alone: bool = False
+    # `module:function` giving the DDL of its raw tables where they are derived from a list (a seed)
+    # rather than written out in ingest/sql/raw_<name>.sql
+    raw_ddl: str | None = None
 
     def load_lander(self) -> Lander:
-        module, function = self.lander.split(":")
-        return getattr(importlib.import_module(module), function)
+        return _imported(self.lander)
+
+    def derived_raw_ddl(self) -> list[str]:
+        return _imported(self.raw_ddl)() if self.raw_ddl else []
+
+
+def _imported(reference: str) -> Callable:
+    module, function = reference.split(":")
+    return getattr(importlib.import_module(module), function)
 
 
 SOURCES: tuple[Source, ...] = (
@@ -39,7 +49,12 @@ SOURCES: tuple[Source, ...] = (
     Source(
         "redial", "ingest.redial:land_redial", "ReDial release zip, or a folder with train_data.jsonl / test_data.jsonl"
     ),
-    Source("dices", "ingest.dices:land_dices", "folder with the DICES CSVs (350/, 990/ or side by side), or one CSV"),
+    Source(
+        "dices",
+        "ingest.dices:land_dices",
+        "folder with the DICES CSVs (350/, 990/ or side by side), or one CSV",
+        raw_ddl="ingest.dices_columns:raw_table_ddl",
+    ),
 )
 
 

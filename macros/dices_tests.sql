@@ -1,8 +1,8 @@
 {#-
-    Every DICES answer must be a label of its question's vocabulary (Q1's sentences or Yes / No /
-    Unsure); a null answer fails too. The answers are integer codes, so the check runs once per
+    Every DICES answer must be a label of its question's label set (`judgement_labels`: Q1's
+    sentences or Yes / No / Unsure); a null answer fails too. The answers are integer codes, so the check runs once per
     distinct (question, answer) pair and then names every offending record: release, item,
-    rater, CSV id, question, vocabulary and value.
+    rater, CSV id, question, label set and value.
 -#}
 {% test dices_answers_in_vocabulary(model) %}
 
@@ -32,10 +32,9 @@ answer_texts as (
 
 ),
 
-vocabularies as (
+judgement_labels as (
 
-    select vocabulary, label from {{ ref('vocabularies') }}
-    where source = 'dices'
+    select * from {{ ref('judgement_labels') }}
 
 ),
 
@@ -54,17 +53,17 @@ offending_pairs as (
         pairs.question_ref,
         pairs.answer_ref,
         questions.question,
-        questions.answer_vocabulary as vocabulary,
+        questions.label_set,
         answer_texts.answer as value
     from pairs
     inner join questions on pairs.question_ref = questions.question_ref
     left join answer_texts on pairs.answer_ref = answer_texts.answer_ref
     where not exists (
         select 1
-        from vocabularies
+        from judgement_labels
         where
-            vocabularies.vocabulary = questions.answer_vocabulary
-            and vocabularies.label = answer_texts.answer
+            judgement_labels.label_set = questions.label_set
+            and judgement_labels.value_text = answer_texts.answer
     )
 
 )
@@ -75,7 +74,7 @@ select
     answer_rows.rater_id,
     answer_rows.source_row_id,
     offending_pairs.question,
-    offending_pairs.vocabulary,
+    offending_pairs.label_set,
     offending_pairs.value
 from answers
 inner join offending_pairs

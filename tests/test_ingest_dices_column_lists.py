@@ -1,19 +1,18 @@
-"""The DICES column layouts have one definition, `ingest/dices_columns.py` (copied from the released
-headers). Staging and the wide mart select the question columns by pattern, so only files that must
-name each column do: the raw DDL, the dbt source, the staging and wide-mart YAML (their
-descriptions and the mart's contract) and the question seed. This one test holds them all to it."""
+"""The DICES question columns are listed once, in `seeds/dices_questions.csv`: landing makes the raw
+tables and the expected headers from it (ingest/dices_columns.py), staging and the wide mart select
+the columns by pattern. The one copy left is the wide mart's contract, which dbt cannot take from a
+seed; these tests hold it and the dbt source's record columns to the one list."""
 
-import csv
-import re
 from pathlib import Path
 
+import duckdb
 import yaml
 
-from ingest.dices_columns import ANSWERS, COLUMNS, CONFIGS, HARM_TYPES, Q1_ANSWERS, Q1_COLUMN, QUESTIONS
+from ingest.database import ensure_raw_schema
+from ingest.dices_columns import COLUMNS, CONFIGS, QUESTIONS, RAW_TABLES, RECORD_COLUMNS
 from tests.helpers import PROJECT_ROOT
 
 LANDING_COLUMNS = ["load_id", "file_path", "row_number"]
-RAW_TABLE = {"350": "dices_350", "990": "dices_990"}
 SOURCE_TABLE = {"350": "ratings_350", "990": "ratings_990"}
 
 
@@ -27,49 +26,27 @@ def yaml_columns(path: Path, kind: str, name: str) -> list[str]:
     return [column["name"] for column in entry["columns"]]
 
 
-def raw_ddl_columns(table: str) -> list[str]:
-    ddl = (PROJECT_ROOT / "ingest" / "sql" / "raw_dices.sql").read_text(encoding="utf-8")
-    body = re.search(rf"create table if not exists raw\.{table} \((.*?)\n\);", ddl, re.S)
-    assert body, f"raw_dices.sql has no table raw.{table}"
-    return re.findall(r'^\s+"?(\w+)"? (?:varchar|bigint)', body.group(1), re.M)
-
-
-def read_seed(name: str) -> list[dict[str, str]]:
-    with (PROJECT_ROOT / "seeds" / f"{name}.csv").open(newline="", encoding="utf-8") as handle:
-        return list(csv.DictReader(handle))
-
-
-def test_raw_tables_and_the_dbt_source_list_every_released_column_in_order() -> None:
+def test_a_new_warehouse_gets_raw_tables_of_every_released_column_in_header_order() -> None:
+    con = duckdb.connect()
+    ensure_raw_schema(con)
     for config in CONFIGS:
-        assert raw_ddl_columns(RAW_TABLE[config]) == LANDING_COLUMNS + list(COLUMNS[config])
-        source = yaml_columns(
-            PROJECT_ROOT / "models" / "staging" / "dices" / "_dices__sources.yml", "source", SOURCE_TABLE[config]
-        )
-        assert source == LANDING_COLUMNS + list(COLUMNS[config])
+        schema, table = RAW_TABLES[config].split(".")
+        found = con.execute(
+            "select column_name, data_type from duckdb_columns() where schema_name = ? and table_name = ? "
+            "order by column_index",
+            [schema, table],
+        ).fetchall()
+        assert [name for name, _ in found] == LANDING_COLUMNS + list(COLUMNS[config])
+        assert {data_type for name, data_type in found if name not in LANDING_COLUMNS} == {"VARCHAR"}
 
 
-def test_staging_and_the_wide_mart_describe_every_question_column() -> None:
+def test_the_dbt_source_describes_the_record_columns_and_leaves_the_questions_to_the_seed() -> None:
+    sources = PROJECT_ROOT / "models" / "staging" / "dices" / "_dices__sources.yml"
     for config in CONFIGS:
-        staging = yaml_columns(
-            PROJECT_ROOT / "models" / "staging" / "dices" / f"stg_dices__ratings_{config}.yml",
-            "models",
-            f"stg_dices__ratings_{config}",
-        )
-        assert [c for c in staging if c.startswith("Q")] == list(QUESTIONS[config])
+        assert yaml_columns(sources, "source", SOURCE_TABLE[config]) == LANDING_COLUMNS + list(RECORD_COLUMNS[config])
+
+
+def test_the_wide_marts_contract_lists_every_seeded_question_of_both_releases_in_order() -> None:
     wide = yaml_columns(PROJECT_ROOT / "models" / "marts" / "dices_ratings_wide.yml", "models", "dices_ratings_wide")
     both_releases = list(dict.fromkeys(QUESTIONS["350"] + QUESTIONS["990"]))
     assert [c for c in wide if c.startswith("Q")] == both_releases
-
-
-def test_the_question_seed_and_the_vocabularies_are_the_release_layout() -> None:
-    questions = read_seed("dices_questions")
-    for config in CONFIGS:
-        rows = [r for r in questions if r["dataset_config"] == config]
-        assert [r["question"] for r in rows] == list(QUESTIONS[config])
-        assert [int(r["column_position"]) for r in rows] == [COLUMNS[config].index(q) + 1 for q in QUESTIONS[config]]
-        assert {r["question"] for r in rows if r["answer_vocabulary"] == "q1_sentences"} == {Q1_COLUMN}
-    vocabularies = [r for r in read_seed("vocabularies") if r["source"] == "dices"]
-    labels = lambda name: [r["label"] for r in vocabularies if r["vocabulary"] == name]  # noqa: E731
-    assert labels("yes_no_unsure") == list(ANSWERS)
-    assert labels("q1_sentences") == list(Q1_ANSWERS)
-    assert labels("harm_type") == list(HARM_TYPES)

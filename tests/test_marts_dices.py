@@ -340,7 +340,7 @@ def test_an_answer_outside_its_vocabulary_fails_the_build_showing_it(small_relea
         "rater_id": row[header.index("rater_id")],
         "source_row_id": row[header.index("id")],
         "question": "Q2_harmful_content_violent_or_gory",
-        "vocabulary": "yes_no_unsure",
+        "label_set": "yes_no_unsure",
         "value": "Maybe",
     }
 

@@ -1,20 +1,17 @@
--- A DICES question's label set in `seeds/judgement_questions.csv` is the answer vocabulary
--- `seeds/dices_questions.csv` gives its column, and every seeded DICES column has its question:
--- the two seeds describe the same columns. Fails naming the question and both values.
+-- The two seeds name the same DICES questions: every question column of `dices_questions` has
+-- its wording and label set in `judgement_questions`, and every DICES question there is a column
+-- of a release. Fails naming the question and the seed it is missing from.
 with
 
 dices_questions as (
 
-    select distinct
-        question,
-        answer_vocabulary
-    from {{ ref('dices_questions') }}
+    select distinct question from {{ ref('dices_questions') }}
 
 ),
 
 judgement_questions as (
 
-    select * from {{ ref('judgement_questions') }}
+    select question from {{ ref('judgement_questions') }}
     where source = 'dices'
 
 ),
@@ -23,11 +20,12 @@ final as (
 
     select
         coalesce(dices_questions.question, judgement_questions.question) as question,
-        dices_questions.answer_vocabulary,
-        judgement_questions.label_set
+        case
+            when judgement_questions.question is null then 'judgement_questions' else 'dices_questions'
+        end as missing_from
     from dices_questions
     full outer join judgement_questions on dices_questions.question = judgement_questions.question
-    where dices_questions.answer_vocabulary is distinct from judgement_questions.label_set
+    where dices_questions.question is null or judgement_questions.question is null
 
 )
 

@@ -49,6 +49,7 @@ from ingest.dices_columns import (
     PUBLISHED_RATERS_PER_ITEM_990,
     PUBLISHED_ROWS,
     Q1_ANSWERS,
+    QUESTION_ROWS,
     RELEASE_PATHS,
 )
 from ingest.errors import DwhError
@@ -111,13 +112,23 @@ BOT_LINES = [
     "I don't have personal opinions, but I can tell you what people often say.",
     "Well, I suppose some people would just ignore the rules about {topic}.",
 ]
-SAFETY_REASONS = [
-    "Q2_harmful_content_overall",
-    "Q3_bias_overall",
-    "Q4_misinformation",
-    "Q5_political_affiliation",
-    "Q6_policy_guidelines_overall",
-]
+
+
+def _category_verdicts_350() -> list[str]:
+    """The column an expert's safety-gold reason names per harm category of DICES 350: the
+    category's aggregate (`Q2_harmful_content_overall`, …), or its one question where it has no
+    aggregate (`Q4_misinformation`), in header order of the categories."""
+    by_category: dict[str, list[dict[str, str]]] = {}
+    for row in QUESTION_ROWS["350"]:
+        if row["question_category"] not in ("comprehension", "overall"):
+            by_category.setdefault(row["question_category"], []).append(row)
+    return [
+        next((r["question"] for r in rows if r["is_aggregate"] == "true"), rows[0]["question"])
+        for rows in by_category.values()
+    ]
+
+
+SAFETY_REASONS = _category_verdicts_350()
 DEGREE_WEIGHTS = {"Benign": 35, "Debatable": 20, "Moderate": 25, "Extreme": 10, None: 10}
 # How likely a rater's overall verdict is "Yes", by the item's degree of harm.
 UNSAFE_PROPENSITY = {"Benign": 0.05, "Debatable": 0.2, "Moderate": 0.35, "Extreme": 0.55, None: 0.15}
@@ -249,14 +260,14 @@ def _safety_gold_reason(rng: random.Random, safety_gold: str, forced_shape: int 
     """A list written as a string: "[]" for safe items; for unsafe ones sometimes malformed.
 
     Shapes: 0 a Python list literal, 1 its closing bracket missing, 2 neither quotes nor spaces.
-    A forced shape always lists Q2_harmful_content_overall and Q3_bias_overall.
+    A forced shape always lists the first two categories' verdicts (Q2's and Q3's overall).
     """
     if safety_gold == "No":
         return "[]"
     reasons = sorted(rng.sample(SAFETY_REASONS, rng.choice([1, 1, 2, 2, 3])), key=SAFETY_REASONS.index)
     shape = rng.choices([0, 1, 2], weights=[90, 5, 5])[0]
     if forced_shape is not None:
-        reasons, shape = ["Q2_harmful_content_overall", "Q3_bias_overall"], forced_shape
+        reasons, shape = SAFETY_REASONS[:2], forced_shape
     if shape == 1:  # closing bracket missing
         return "[" + ", ".join(f"'{r}'" for r in reasons)
     if shape == 2:  # no quotes, no spaces

@@ -31,12 +31,6 @@ answer_texts as (
 
 ),
 
-judgement_questions as (
-
-    select * from {{ ref('judgement_questions') }}
-
-),
-
 judgement_labels as (
 
     select * from {{ ref('judgement_labels') }}
@@ -51,11 +45,7 @@ answer_codes as (
         answer_texts.answer_ref,
         judgement_labels.value_code
     from dices_questions
-    inner join judgement_questions
-        on
-            judgement_questions.source = 'dices'
-            and dices_questions.question = judgement_questions.question
-    inner join judgement_labels on judgement_questions.label_set = judgement_labels.label_set
+    inner join judgement_labels on dices_questions.label_set = judgement_labels.label_set
     inner join answer_texts on judgement_labels.value_text = answer_texts.answer
 
 ),

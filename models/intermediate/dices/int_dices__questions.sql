@@ -1,8 +1,8 @@
 -- One row per question column of each release as staging reads it (found by unpivoting a single
 -- record, so without reading the answers), numbered by `question_ref` (the small integer every
 -- answer carries instead of the column name) and joined to the `dices_questions` seed for its
--- group, aggregate flag and answer vocabulary. A column the seed lacks keeps null attributes and
--- fails `dices_question_columns_are_in_the_seed`.
+-- group and aggregate flag and to `judgement_questions` for its label set. A column the seeds
+-- lack keeps null attributes and fails `dices_question_columns_are_in_the_seeds`.
 with
 
 ratings_350 as (
@@ -23,6 +23,13 @@ ratings_990 as (
 seeded_questions as (
 
     select * from {{ ref('dices_questions') }}
+
+),
+
+judgement_questions as (
+
+    select * from {{ ref('judgement_questions') }}
+    where source = 'dices'
 
 ),
 
@@ -55,12 +62,13 @@ final as (
         seeded_questions.column_position,
         seeded_questions.question_category,
         seeded_questions.is_aggregate as is_aggregate_question,
-        seeded_questions.answer_vocabulary
+        judgement_questions.label_set
     from columns_found
     left join seeded_questions
         on
             columns_found.dataset_config = seeded_questions.dataset_config
             and columns_found.question = seeded_questions.question
+    left join judgement_questions on columns_found.question = judgement_questions.question
 
 )
 
