@@ -5,9 +5,11 @@ question at a time, from its values as small integers; the row's figures and the
 from the same functions (`agreement_core.maths`)."""
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
+from scipy import sparse
 
 from agreement_core import maths, resampling
 from agreement_core.settings import MonteCarloSettings
@@ -107,6 +109,12 @@ class QuestionValues:
     def n_labels(self) -> int:
         return len(self.question.codes)
 
+    @cached_property
+    def values_by_rater(self) -> sparse.csr_array:
+        return maths.values_by_rater(
+            self.label_index, self.unit_index, self.rater_index, self.n_labels, self.n_units, len(self.rater_ids)
+        )
+
     def counts(self, chosen: np.ndarray | slice = slice(None)) -> np.ndarray:
         """`(labels, units)`: the counts of the chosen values (default all)."""
         return maths.one_hot_counts(self.unit_index[chosen], self.label_index[chosen], self.n_units, self.n_labels)
@@ -139,23 +147,10 @@ class Memberships:
         return cls(group_ids, dimensions, raters[raters >= 0], group_numbers)
 
     def group_counts(self, values: QuestionValues) -> np.ndarray:
-        """`(labels, groups, units)`: each group's counts, one bincount over values × memberships."""
-        n_groups = len(self.group_ids)
-        order = np.argsort(self.member_raters, kind="stable")
-        raters, groups = self.member_raters[order], self.member_groups[order]
-        starts = np.searchsorted(raters, values.rater_index, side="left")
-        n_of_rater = np.searchsorted(raters, values.rater_index, side="right") - starts
-        value_of = np.repeat(np.arange(values.rater_index.size), n_of_rater)
-        group_of = groups[np.repeat(starts, n_of_rater) + _ranks_within(n_of_rater)]
-        flat = (values.label_index[value_of] * n_groups + group_of) * values.n_units + values.unit_index[value_of]
-        size = values.n_labels * n_groups * values.n_units
-        return np.bincount(flat, minlength=size).reshape(values.n_labels, n_groups, values.n_units).astype(float)
-
-
-def _ranks_within(run_lengths: np.ndarray) -> np.ndarray:
-    """0, 1, … within each run of the given lengths, concatenated."""
-    ends = np.cumsum(run_lengths)
-    return np.arange(ends[-1] if len(ends) else 0) - np.repeat(ends - run_lengths, run_lengths)
+        """`(labels, groups, units)`: each group's counts (`maths.counts_of_rater_sets`)."""
+        in_group = (np.ones(self.member_raters.size), (self.member_raters, self.member_groups))
+        membership = sparse.csr_array(in_group, shape=(len(values.rater_ids), len(self.group_ids)))
+        return maths.counts_of_rater_sets(values.values_by_rater, membership, values.n_labels)
 
 
 def point_figures(

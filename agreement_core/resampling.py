@@ -134,21 +134,19 @@ class RaterValues:
 
     @cached_property
     def values_by_rater(self) -> sparse.csr_array:
-        """`(labels × units, raters)`: 1 where the rater gave the label on the unit (one entry per value)."""
-        rows = self.label_index * self.n_units + self.unit_index
-        shape = (self.n_labels * self.n_units, self.rater_groups.size)
-        return sparse.csr_array((np.ones(rows.size), (rows, self.rater_index)), shape=shape)
+        return maths.values_by_rater(
+            self.label_index, self.unit_index, self.rater_index, self.n_labels, self.n_units, self.rater_groups.size
+        )
 
     def group_counts(self, labels_by_rater: Array) -> Array:
         """`(labels, permutations, groups, units)`: each group's counts under each row of
-        `labels_by_rater` `(permutations, raters)`, as one sparse product: the values by rater times
-        each rater's group membership in every permutation. Integers in float64: exact in any order."""
+        `labels_by_rater` `(permutations, raters)`: each rater's group membership in every permutation,
+        as one product with the values by rater (`maths.counts_of_rater_sets`)."""
         n_permutations, n_raters = labels_by_rater.shape
         membership = np.zeros((n_raters, n_permutations, self.n_groups))
         membership[np.arange(n_raters), np.arange(n_permutations)[:, None], labels_by_rater] = 1
-        counts = self.values_by_rater @ membership.reshape(n_raters, -1)
-        by_unit = counts.reshape(self.n_labels, self.n_units, n_permutations, self.n_groups)
-        return np.ascontiguousarray(by_unit.transpose(0, 2, 3, 1))  # units last: the figures sum along them
+        counts = maths.counts_of_rater_sets(self.values_by_rater, membership.reshape(n_raters, -1), self.n_labels)
+        return counts.reshape(self.n_labels, n_permutations, self.n_groups, self.n_units)
 
 
 def permutation_p_values(observed: Array, null: Array) -> Array:
