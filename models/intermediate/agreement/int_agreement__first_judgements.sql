@@ -26,7 +26,7 @@ ranked_judgements as (
     window unit_rater as (
         partition by unit_id, rater_id
         -- the judgements with a value first, earliest first
-        order by value_code is null, judgement_order
+        order by value_code is null, {{ judgement_order('judgement_order.round', 'judgement_order.row') }}
         rows between unbounded preceding and unbounded following
     )
 

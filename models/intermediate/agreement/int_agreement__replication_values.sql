@@ -54,7 +54,7 @@ declared_values as (
         declared.replication_a,
         declared.replication_b,
         declared.replication,
-        arg_min(declared.value_code, { 'round': declared.judgement_round, 'row': declared.judgement_row })
+        arg_min(declared.value_code, {{ judgement_order('declared.judgement_round', 'declared.judgement_row') }})
             as value_code
     from declared
     inner join judgement_questions
