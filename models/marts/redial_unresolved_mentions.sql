@@ -14,7 +14,7 @@ movie_list as (
 
 ),
 
-final as (
+mart_rows as (
 
     select
         cast(mentions_in_text.dialogue_key as varchar) as dialogue_key,
@@ -27,6 +27,14 @@ final as (
     from mentions_in_text
     left join movie_list on mentions_in_text.movie_id = movie_list.movie_id
     where not mentions_in_text.is_in_movie_mentions
+
+),
+
+final as (
+
+    select
+        {{ contract_columns() }}
+    from mart_rows
 
 )
 

@@ -1,5 +1,7 @@
 -- What DICES declares about its landed records, for reconciliation: each CSV record (one rater x
 -- item) becomes the ratings of its question columns.
+{{ config(materialized='view') }}
+
 with
 
 ratings_350 as (

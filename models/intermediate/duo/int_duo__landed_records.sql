@@ -1,5 +1,7 @@
 -- What DUO declares about its landed records, for reconciliation: each file is one dialogue (a
 -- file has no record number; reconciliation's union leaves it null).
+{{ config(materialized='view') }}
+
 with
 
 dialogue_files as (

@@ -1,5 +1,7 @@
 -- What ReDial declares about its landed records, for reconciliation: each JSONL line is one
 -- dialogue, each row of the movie list one movie.
+{{ config(materialized='view') }}
+
 with
 
 conversations as (

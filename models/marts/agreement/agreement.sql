@@ -48,7 +48,7 @@ rater_groups as (
 
 ),
 
-final as (
+mart_rows as (
 
     select
         questions.source,
@@ -91,6 +91,14 @@ final as (
         on
             group_questions.question_id = group_concentration.question_id
             and group_questions.group_id = group_concentration.group_id
+
+),
+
+final as (
+
+    select
+        {{ contract_columns() }}
+    from mart_rows
 
 )
 

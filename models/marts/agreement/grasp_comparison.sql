@@ -15,7 +15,7 @@ agreement as (
 
 ),
 
-final as (
+mart_rows as (
 
     select
         published.group_dimension,
@@ -53,6 +53,14 @@ final as (
         on
             published.group_dimension = agreement.group_dimension
             and published.group_value = agreement.group_value
+
+),
+
+final as (
+
+    select
+        {{ contract_columns() }}
+    from mart_rows
 
 )
 

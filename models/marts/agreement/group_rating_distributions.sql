@@ -128,7 +128,7 @@ group_unit_labels as (
 
 ),
 
-final as (
+mart_rows as (
 
     select
         dialogue_key,
@@ -159,6 +159,14 @@ final as (
                 then list_sum(list_transform(labels, label -> label.divergence_term)) / 2
         end as divergence_from_rest
     from group_unit_labels
+
+),
+
+final as (
+
+    select
+        {{ contract_columns() }}
+    from mart_rows
 
 )
 

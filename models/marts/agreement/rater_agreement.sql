@@ -69,7 +69,7 @@ rater_questions as (
 
 ),
 
-final as (
+mart_rows as (
 
     select
         raters.rater_key,
@@ -86,6 +86,14 @@ final as (
     from rater_questions
     inner join questions on rater_questions.question_id = questions.question_id
     inner join raters on rater_questions.rater_id = raters.rater_id
+
+),
+
+final as (
+
+    select
+        {{ contract_columns() }}
+    from mart_rows
 
 )
 

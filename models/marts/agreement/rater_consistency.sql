@@ -77,7 +77,7 @@ per_rater_and_pooled as (
 
 ),
 
-final as (
+mart_rows as (
 
     select
         rater_key,
@@ -89,6 +89,14 @@ final as (
         cast(n_identical as bigint) as n_identical,
         n_identical / n_repeats as share_identical
     from per_rater_and_pooled
+
+),
+
+final as (
+
+    select
+        {{ contract_columns() }}
+    from mart_rows
 
 )
 

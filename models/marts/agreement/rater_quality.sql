@@ -69,7 +69,7 @@ consistency_per_scope as (
 
 ),
 
-final as (
+mart_rows as (
 
     select
         rater_scopes.rater_key,
@@ -95,6 +95,14 @@ final as (
             rater_scopes.source = consistency_per_scope.source
             and rater_scopes.scope = consistency_per_scope.scope
             and rater_scopes.rater_key = consistency_per_scope.rater_key
+
+),
+
+final as (
+
+    select
+        {{ contract_columns() }}
+    from mart_rows
 
 )
 

@@ -101,7 +101,7 @@ label_counts as (
 
 ),
 
-final as (
+mart_rows as (
 
     select
         units.dialogue_key,
@@ -139,6 +139,14 @@ final as (
     inner join questions on units.question_id = questions.question_id
     inner join label_counts on units.unit_id = label_counts.unit_id
     inner join everyone_on_units on units.unit_id = everyone_on_units.unit_id
+
+),
+
+final as (
+
+    select
+        {{ contract_columns() }}
+    from mart_rows
 
 )
 

@@ -10,7 +10,7 @@ replication_figures as (
 
 ),
 
-final as (
+mart_rows as (
 
     select
         source,
@@ -26,6 +26,14 @@ final as (
         xrr_ci_low,
         xrr_ci_high
     from replication_figures
+
+),
+
+final as (
+
+    select
+        {{ contract_columns() }}
+    from mart_rows
 
 )
 

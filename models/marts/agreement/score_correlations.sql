@@ -16,7 +16,7 @@ p_values as (
 
 ),
 
-final as (
+mart_rows as (
 
     select
         correlations.source,
@@ -39,6 +39,14 @@ final as (
             and correlations.rating_kind_a = p_values.rating_kind_a
             and correlations.question_b = p_values.question_b
             and correlations.rating_kind_b = p_values.rating_kind_b
+
+),
+
+final as (
+
+    select
+        {{ contract_columns() }}
+    from mart_rows
 
 )
 

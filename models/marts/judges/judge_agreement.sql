@@ -15,7 +15,7 @@ judge_figures as (
 
 ),
 
-final as (
+mart_rows as (
 
     select
         judge_figures.judge,
@@ -44,6 +44,14 @@ final as (
         judge_figures.alignment_q
     from judge_figures
     inner join questions on judge_figures.question_id = questions.question_id
+
+),
+
+final as (
+
+    select
+        {{ contract_columns() }}
+    from mart_rows
 
 )
 

@@ -16,7 +16,7 @@ comparisons as (
 
 ),
 
-final as (
+mart_rows as (
 
     select
         comparisons.judge_a,
@@ -36,6 +36,14 @@ final as (
         comparisons.difference_p
     from comparisons
     inner join questions on comparisons.question_id = questions.question_id
+
+),
+
+final as (
+
+    select
+        {{ contract_columns() }}
+    from mart_rows
 
 )
 

@@ -42,7 +42,7 @@ unreached_per_file as (
 
 ),
 
-final as (
+mart_rows as (
 
     select
         files.load_id,
@@ -62,6 +62,14 @@ final as (
         on files.source = landed_per_file.source and files.file_path = landed_per_file.file_path
     left join unreached_per_file
         on files.source = unreached_per_file.source and files.file_path = unreached_per_file.file_path
+
+),
+
+final as (
+
+    select
+        {{ contract_columns() }}
+    from mart_rows
 
 )
 

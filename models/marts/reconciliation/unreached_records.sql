@@ -68,7 +68,7 @@ unreached as (
 
 ),
 
-final as (
+mart_rows as (
 
     select
         source,
@@ -81,6 +81,14 @@ final as (
             else 'no row in marts.' || expected_mart || ' has this key'
         end as reason
     from unreached
+
+),
+
+final as (
+
+    select
+        {{ contract_columns() }}
+    from mart_rows
 
 )
 

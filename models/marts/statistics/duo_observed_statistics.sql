@@ -158,7 +158,7 @@ all_statistics as (
 
 ),
 
-final as (
+mart_rows as (
 
     select
         'duo' as dataset,
@@ -170,6 +170,14 @@ final as (
         round(observed_value, 10) as observed_value,
         tokenizer
     from all_statistics
+
+),
+
+final as (
+
+    select
+        {{ contract_columns() }}
+    from mart_rows
 
 )
 

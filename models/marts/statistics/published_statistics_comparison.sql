@@ -124,7 +124,7 @@ explained as (
 
 ),
 
-final as (
+mart_rows as (
 
     -- an explained mismatch reads `explained`; every other column as classified
     select
@@ -132,6 +132,14 @@ final as (
             case when difference_reason is not null then 'explained' else comparison end as comparison
         )
     from explained
+
+),
+
+final as (
+
+    select
+        {{ contract_columns() }}
+    from mart_rows
 
 )
 

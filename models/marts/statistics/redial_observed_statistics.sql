@@ -31,7 +31,7 @@ counts_long as (
 
 ),
 
-final as (
+mart_rows as (
 
     select
         'redial' as dataset,
@@ -43,6 +43,14 @@ final as (
         round(observed_value, 10) as observed_value,
         cast(null as varchar) as tokenizer
     from counts_long
+
+),
+
+final as (
+
+    select
+        {{ contract_columns() }}
+    from mart_rows
 
 )
 
