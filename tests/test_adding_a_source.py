@@ -1,6 +1,7 @@
-"""docs/ADDING_A_SOURCE.md, applied: its example source `toy` is added to a copy of the project
-block by block as the page says, landed with `dwh ingest --toy` and built with `dwh build`. The
-shared marts and reconciliation must take it in without any change to their SQL."""
+"""docs/ADDING_A_SOURCE.md, applied: its example source `toy` (a JSONL file of dialogues and a wide
+CSV of later review rounds) is added to a copy of the project block by block as the page says,
+landed with `dwh ingest --toy` and built with `dwh build`. The shared marts, reconciliation and the
+agreement marts must take it in without any change to their SQL."""
 
 import re
 import subprocess
@@ -8,6 +9,7 @@ import sys
 from pathlib import Path
 
 import duckdb
+import numpy as np
 import pytest
 
 from tests.helpers import PROJECT_ROOT, copy_of_project, failing_rows, query
@@ -111,8 +113,15 @@ def toy_warehouse(toy_project: tuple[Path, Path]) -> tuple[Path, Path]:
     project, release_dir = toy_project
     db_path = project.parent / "built" / "warehouse.duckdb"
     db_path.parent.mkdir()
-    ingest_and_build_toy(project, db_path, release_dir / "toy.jsonl")
+    ingest_and_build_toy(project, db_path, release_dir)
     return project, db_path
+
+
+def own_folder(project: Path, name: str) -> Path:
+    """A folder of its own beside the copy, for a test's release or warehouse."""
+    folder = project.parent / name
+    folder.mkdir()
+    return folder
 
 
 def test_the_guide_adds_no_line_to_any_mart_sql(toy_warehouse: tuple[Path, Path]) -> None:
@@ -144,27 +153,33 @@ def test_the_toy_source_reaches_every_shared_mart(toy_warehouse: tuple[Path, Pat
     assert query(db_path, "select rater_key, rater_role, gender from marts.raters where source = 'toy' order by 1") == [
         ("toy:reviewer:r1", "toy_reviewer", None),
         ("toy:reviewer:r2", "toy_reviewer", None),
+        ("toy:reviewer:r3", "toy_reviewer", None),
         ("toy:user:u1", "toy_user", None),
         ("toy:user:u2", "toy_user", None),
+    ]
+    users = [("toy:t1", "u1", 4), ("toy:t2", "u2", 2)]
+    # (dialogue, reviewer, round, score): toy.jsonl's reviews are round 1, toy_reviews.csv's empty cells no review
+    reviews = [("t1", "r1", "1", 5), ("t1", "r2", "1", 4), ("t2", "r1", "1", 2), ("t2", "r2", "1", 3)]
+    reviews += [("t1", "r1", "10", 5), ("t1", "r3", "10", 2), ("t2", "r1", "10", 1)]
+    reviews += [("t1", "r1", "2", 5), ("t1", "r2", "2", 3), ("t1", "r3", "2", 4)]
+    reviews += [("t2", "r1", "2", 4), ("t2", "r2", "2", 3)]
+    expected = [(f"{d}:rating", f"toy:user:{u}", "subjective", "overall", float(v), str(v), None) for d, u, v in users]
+    expected += [
+        (f"toy:{d}:review:{r}:round:{n}", f"toy:reviewer:{r}", "objective", "overall", float(v), str(v), None)
+        for d, r, n, v in reviews
     ]
     assert query(
         db_path,
         "select rating_id, rater_key, rating_kind, question, value_numeric, value_raw, movie_id "
         "from marts.ratings where source = 'toy' order by 1",
-    ) == [
-        ("toy:t1:rating", "toy:user:u1", "subjective", "overall", 4.0, "4", None),
-        ("toy:t1:review:r1", "toy:reviewer:r1", "objective", "overall", 5.0, "5", None),
-        ("toy:t1:review:r2", "toy:reviewer:r2", "objective", "overall", 4.0, "4", None),
-        ("toy:t2:rating", "toy:user:u2", "subjective", "overall", 2.0, "2", None),
-        ("toy:t2:review:r1", "toy:reviewer:r1", "objective", "overall", 2.0, "2", None),
-        ("toy:t2:review:r2", "toy:reviewer:r2", "objective", "overall", 3.0, "3", None),
-    ]
+    ) == sorted(expected)
 
 
 def test_the_toy_source_gets_agreement_rows_without_agreement_sql(toy_warehouse: tuple[Path, Path]) -> None:
-    """The reviewers' α on the toy's question, as the krippendorff package computes it from the
-    release's scores (reviewers × dialogues), and the users' one score per dialogue in the
-    correlations, with no line of the agreement models changed."""
+    """The reviewers' α on the toy's question, as the krippendorff package computes it from each
+    reviewer's first review of a dialogue (reviewers × dialogues): r1's and r2's in toy.jsonl (round 1),
+    r3's in round 2 of toy_reviews.csv, which comes after round 10 in the file (and as text, "10" < "2").
+    The users' one score per dialogue is in the correlations; no line of the agreement models changed."""
     import krippendorff
 
     project, db_path = toy_warehouse
@@ -177,8 +192,9 @@ def test_the_toy_source_gets_agreement_rows_without_agreement_sql(toy_warehouse:
         "select alpha, n_raters, n_units, alpha_ci_low, alpha_ci_high from marts.agreement "
         "where source = 'toy' and question = 'overall' and group_dimension = 'all'",
     )
-    expected = krippendorff.alpha(reliability_data=[[5, 2], [4, 3]], level_of_measurement="interval")
-    assert (n_raters, n_units) == (2, 2)
+    first_reviews = [[5, 2], [4, 3], [4, np.nan]]  # r1, r2, r3 × t1, t2
+    expected = krippendorff.alpha(reliability_data=first_reviews, level_of_measurement="interval")
+    assert (n_raters, n_units) == (3, 2)
     assert abs(alpha - expected) < 1e-9
     # the Monte Carlo's default covers every source's questions: the toy's α has its interval, no var named it
     assert alpha_ci_low is not None and alpha_ci_low <= alpha_ci_high
@@ -187,6 +203,12 @@ def test_the_toy_source_gets_agreement_rows_without_agreement_sql(toy_warehouse:
         "select n_dialogues from marts.score_correlations where source = 'toy' "
         "and rating_kind_a = 'subjective' and rating_kind_b = 'objective'",
     ) == [(2,)]
+    # the later rounds are repeats, each compared with the reviewer's first review (last row: all reviewers)
+    assert query(
+        db_path,
+        "select rater_key, n_repeats, n_identical from marts.rater_consistency "
+        "where source = 'toy' order by 1 nulls last",
+    ) == [("toy:reviewer:r1", 4, 2), ("toy:reviewer:r2", 2, 1), ("toy:reviewer:r3", 1, 0), (None, 7, 3)]
 
 
 def test_reconciliation_accounts_for_every_toy_line(toy_warehouse: tuple[Path, Path]) -> None:
@@ -195,10 +217,13 @@ def test_reconciliation_accounts_for_every_toy_line(toy_warehouse: tuple[Path, P
         db_path,
         "select source, file_path, records_read, records_landed, records_rejected "
         "from raw.ingest_files where source = 'toy'",
-    ) == [("toy", "toy.jsonl", 2, 2, 0)]
+    ) == [("toy", "toy.jsonl", 2, 2, 0), ("toy", "toy_reviews.csv", 4, 4, 0)]
     assert query(db_path, "select count(*) from marts.unreached_records") == [(0,)]
-    reconciliation = query(db_path, "select * from marts.load_reconciliation where source = 'toy'")
-    assert len(reconciliation) == 1, reconciliation
+    assert query(
+        db_path,
+        "select file_path, records_in_raw, records_in_marts, records_not_in_marts, is_accounted_for "
+        "from marts.load_reconciliation where source = 'toy' order by 1",
+    ) == [("toy.jsonl", 2, 2, 0, True), ("toy_reviews.csv", 4, 4, 0, True)]
 
 
 # lines of the wrong shape, after the guide's two good ones: each a reject with its line and reason
@@ -224,7 +249,7 @@ def test_a_toy_line_of_the_wrong_shape_is_rejected_at_ingest(toy_project: tuple[
     """Issue 44, case 3: `"reviews": [3, 4]` (a list where an object belongs) landed, built green and
     lost its reviews on the way to `ratings`. The guide's lander rejects it, with file, line and reason."""
     project, release_dir = toy_project
-    release = release_dir / "toy_with_wrong_shapes.jsonl"
+    release = own_folder(project, "wrong-shapes-release") / "toy_with_wrong_shapes.jsonl"
     good = (release_dir / "toy.jsonl").read_text(encoding="utf-8")
     release.write_text(good + "".join(line + "\n" for line, _ in WRONG_SHAPES), encoding="utf-8")
     db_path = project.parent / "wrong-shapes" / "warehouse.duckdb"
@@ -247,7 +272,7 @@ def test_a_repeated_or_null_toy_id_fails_the_build_naming_file_and_line(toy_proj
     changed by hand: ingest rejects a null id) fails `not_null`, each naming the file and line; the
     live warehouse is not touched."""
     project, release_dir = toy_project
-    release = release_dir / "toy_with_a_repeated_id.jsonl"
+    release = own_folder(project, "repeated-id-release") / "toy_with_a_repeated_id.jsonl"
     lines = (release_dir / "toy.jsonl").read_text(encoding="utf-8").splitlines()
     release.write_text("\n".join([*lines, lines[0]]) + "\n", encoding="utf-8")  # t1 on lines 1 and 3
     db_path = project.parent / "repeated-id" / "warehouse.duckdb"
@@ -275,3 +300,26 @@ def test_a_repeated_or_null_toy_id_fails_the_build_naming_file_and_line(toy_proj
     assert (not_null["dialogue_key"], not_null["file_path"], not_null["line_number"]) == (None, release.name, 4)
     shown = built.stdout.split("FAIL: not_null_stg_toy__dialogues_dialogue_key (1 row(s))\n")[1].splitlines()
     assert "file_path" in shown[0] and "line_number" in shown[0] and release.name in shown[1], built.stdout
+
+
+def test_a_review_export_with_another_header_or_width_is_one_line_naming_the_file(
+    toy_project: tuple[Path, Path],
+) -> None:
+    """The wide CSV's lander reads the header it knows, or says which file differs and how; a record
+    of another width is named by its line. Nothing is landed either time."""
+    project, release_dir = toy_project
+    good = (release_dir / "toy_reviews.csv").read_text(encoding="utf-8").splitlines()
+    other_reviewers = own_folder(project, "other-reviewers") / "toy_reviews.csv"
+    other_reviewers.write_text("\n".join([good[0].replace("reviewer_r3", "reviewer_r4"), *good[1:]]) + "\n")
+    too_wide = own_folder(project, "too-wide") / "toy_reviews.csv"
+    too_wide.write_text("\n".join([*good[:2], good[2] + ",9", *good[3:]]) + "\n")
+
+    for release, reason in [
+        (other_reviewers, "line 1 (header) is 'id,review_round,reviewer_r1,reviewer_r2,reviewer_r4'"),
+        (too_wide, "CSV Error on Line: 3"),
+    ]:
+        db_path = release.parent / "warehouse.duckdb"
+        landed = dwh_in(project, db_path, ["ingest", "--toy", str(release)])
+        assert landed.returncode != 0 and "Traceback" not in landed.stderr
+        [error] = [line for line in landed.stderr.splitlines() if not line.startswith("landing ")]
+        assert error.startswith(f"dwh: error: {release}: ") and reason in error, error
