@@ -32,7 +32,7 @@ def generator(seed: int, *names: object) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, *words])))
 
 
-def batch_size(per_item: int, most: int = 50) -> int:
+def batch_size(per_item: int, most: int = 1000) -> int:
     """How many draws or permutations of `per_item` numbers each to compute at once."""
     return int(max(1, min(most, BATCH_ELEMENTS // max(per_item, 1))))
 
