@@ -17,8 +17,15 @@ pytestmark = pytest.mark.slow  # dbt builds
 DBT = Path(sys.executable).parent / "dbt"
 
 
-def plain_dbt(args: list[str], db_path: Path, home: Path, target: Path) -> subprocess.CompletedProcess:
-    """`dbt …` as a user types it in the project root: no --profiles-dir, no DBT_PROFILES_DIR, no ~/.dbt."""
+def plain_dbt(
+    args: list[str], db_path: Path, home: Path, target: Path, parsed: Path | None = None
+) -> subprocess.CompletedProcess:
+    """`dbt …` as a user types it in the project root: no --profiles-dir, no DBT_PROFILES_DIR, no ~/.dbt.
+    `parsed`, a partial-parse file of the same warehouse path, is put in the target folder first, where
+    dbt looks for it: dbt then parses only what differs."""
+    if parsed:
+        target.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(parsed, target / "partial_parse.msgpack")
     env = {key: value for key, value in os.environ.items() if not key.startswith("DBT_")}
     env |= {"DWH_DB_PATH": str(db_path), "HOME": str(home), "DBT_TARGET_PATH": str(target)}
     return subprocess.run([str(DBT), *args], cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, check=False)
@@ -30,8 +37,17 @@ def duo_warehouse(real_duo_build: BuiltWarehouse, tmp_path_factory: pytest.TempP
     return real_duo_build.copy_to(tmp_path_factory.mktemp("habits"))
 
 
-def test_plain_dbt_from_the_project_root_needs_no_flag(duo_warehouse: Path, tmp_path: Path) -> None:
-    built = plain_dbt(["build", "--select", "dialogues"], duo_warehouse, tmp_path, tmp_path / "target")
+@pytest.fixture(scope="module")
+def plain_parse(duo_warehouse: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`dbt parse` as a user runs it for `duo_warehouse`, once for the module's plain dbt runs."""
+    folder = tmp_path_factory.mktemp("plain-parse")
+    parsed = plain_dbt(["parse"], duo_warehouse, folder, folder / "target")
+    assert parsed.returncode == 0, parsed.stdout + parsed.stderr
+    return folder / "target" / "partial_parse.msgpack"
+
+
+def test_plain_dbt_from_the_project_root_needs_no_flag(duo_warehouse: Path, plain_parse: Path, tmp_path: Path) -> None:
+    built = plain_dbt(["build", "--select", "dialogues"], duo_warehouse, tmp_path, tmp_path / "target", plain_parse)
     assert built.returncode == 0, built.stdout + built.stderr
     assert "Completed successfully" in built.stdout
     assert query(duo_warehouse, "select count(*) from marts.dialogues") == [(455,)]
@@ -86,9 +102,13 @@ def test_bi_tools_see_the_descriptions_through_sqlalchemy(duo_warehouse: Path) -
         engine.dispose()
 
 
-def test_source_freshness_reads_the_last_load(duo_warehouse: Path, tmp_path: Path) -> None:
+def test_source_freshness_reads_the_last_load(duo_warehouse: Path, plain_parse: Path, tmp_path: Path) -> None:
     fresh = plain_dbt(
-        ["source", "freshness", "--select", "source:ingest.ingest_loads"], duo_warehouse, tmp_path, tmp_path / "target"
+        ["source", "freshness", "--select", "source:ingest.ingest_loads"],
+        duo_warehouse,
+        tmp_path,
+        tmp_path / "target",
+        plain_parse,
     )
     assert fresh.returncode == 0, fresh.stdout + fresh.stderr
     assert "PASS freshness of ingest.ingest_loads" in fresh.stdout
@@ -101,8 +121,8 @@ def test_source_freshness_reads_the_last_load(duo_warehouse: Path, tmp_path: Pat
     assert "WARN freshness of ingest.ingest_loads" in stale.stdout, stale.stdout
 
 
-def test_static_docs_open_on_the_projects_own_overview(duo_warehouse: Path, tmp_path: Path) -> None:
-    generated = plain_dbt(["docs", "generate", "--static"], duo_warehouse, tmp_path, tmp_path / "target")
+def test_static_docs_open_on_the_projects_own_overview(duo_warehouse: Path, plain_parse: Path, tmp_path: Path) -> None:
+    generated = plain_dbt(["docs", "generate", "--static"], duo_warehouse, tmp_path, tmp_path / "target", plain_parse)
     assert generated.returncode == 0, generated.stdout + generated.stderr
     page = (tmp_path / "target" / "static_index.html").read_text(encoding="utf-8")
     overview = json.loads((tmp_path / "target" / "manifest.json").read_text())["docs"]
@@ -111,12 +131,15 @@ def test_static_docs_open_on_the_projects_own_overview(duo_warehouse: Path, tmp_
     assert "model.conv_eval_warehouse.agreement" in page
 
 
-def test_exposures_show_what_a_superset_chart_depends_on(tmp_path: Path) -> None:
+def test_exposures_show_what_a_superset_chart_depends_on(
+    duo_warehouse: Path, plain_parse: Path, tmp_path: Path
+) -> None:
     listed = plain_dbt(
         ["ls", "--select", "+exposure:superset", "--resource-type", "model", "--output", "name"],
-        tmp_path / "unused.duckdb",
+        duo_warehouse,  # read by nothing: `dbt ls` lists what the parse found
         tmp_path,
         tmp_path / "target",
+        plain_parse,
     )
     assert listed.returncode == 0, listed.stdout + listed.stderr
     names = set(listed.stdout.split())
