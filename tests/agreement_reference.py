@@ -25,8 +25,8 @@ Outputs hold ``None`` for null, never NaN; ``value_counts`` / ``value_shares`` a
 Readings where the definitions leave a choice (each one stated, so that a reviewer can dispute it):
 - A judgement's value is its code unless the code is null or the label set marks it
   `counts_as_missing`; a code outside the label set is an error of the input, not a value.
-- A rater's judgements of a unit are ordered by round (text order), then row, nulls last; the
-  first one with a value counts, later ones with a value are repeats.
+- A rater's judgements of a unit are ordered by round (natural order: `round_order`), then row,
+  nulls last; the first one with a value counts, later ones with a value are repeats.
 - A question of a scope is a seeded question with any judgement in the scope (by any rater,
   with or without a value); `agreement` has rows only for questions several raters judge.
 - `agreement`'s groups are those of every rater who judged anything in the scope, excluded
@@ -45,6 +45,7 @@ Readings where the definitions leave a choice (each one stated, so that a review
 from __future__ import annotations
 
 import math
+import re
 import warnings
 from collections import Counter, defaultdict
 from collections.abc import Iterable
@@ -59,6 +60,26 @@ from scipy import stats
 from scipy.spatial.distance import jensenshannon
 
 GAI_MIN_XRR = 1e-12  # an xRR within rounding of 0 gives no GAI (agreement.yml)
+
+
+def round_order(judgement_round: object) -> object:
+    """A round as it sorts: its runs of digits written as their count of significant digits (four
+    digits) and those digits, its other characters as they are, so that text order is the order of
+    the numbers in it ("Phase2" before "Phase10", "01" the same as "1"). Null stays null."""
+    if judgement_round is None or (isinstance(judgement_round, float) and math.isnan(judgement_round)):
+        return None
+    runs = re.findall(r"\d+|\D+", str(judgement_round))
+    return "".join(f"{len(r.lstrip('0')):04d}{r.lstrip('0')}" if r.isdigit() else r for r in runs)
+
+
+def in_judgement_order(judgements: pd.DataFrame) -> pd.DataFrame:
+    """The judgements in the order that makes a rater's first of a unit: round (`round_order`),
+    then row, nulls last."""
+    keyed = judgements.assign(round_order=judgements["judgement_round"].map(round_order))
+    ordered = keyed.sort_values(["round_order", "judgement_row"], na_position="last", kind="stable")
+    return ordered.drop(columns="round_order")
+
+
 DEMOGRAPHIC_DIMENSIONS = ("gender", "race", "age_group", "education", "locale")
 GROUP_DIMENSIONS = (*DEMOGRAPHIC_DIMENSIONS, "race_gender")  # the groups of `group_rating_distributions`
 QUESTION_KEY = ["source", "scope", "rating_kind", "question"]
@@ -293,8 +314,7 @@ def read_feed(inputs: Inputs) -> Feed:
         for key in raters.index
     }
     feed = Feed(questions, frozenset(inputs.excluded_raters["rater_key"]), demographics)
-    # a rater's judgements of a unit in order: round (text order), then row, nulls last
-    judgements = inputs.judgements.sort_values(["judgement_round", "judgement_row"], na_position="last")
+    judgements = in_judgement_order(inputs.judgements)
     columns = list(judgements.columns)
     for row in (dict(zip(columns, values)) for values in zip(*(judgements[c].tolist() for c in columns))):
         seeded = questions.get((row["source"], row["rating_kind"], row["question"]))

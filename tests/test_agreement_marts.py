@@ -300,7 +300,7 @@ CODES = {  # the label set's codes and a null; ReDial seen's 2 counts as missing
     "seen": [0, 1, 2, None],
     "suggested": [0, 1, None],
 }
-ROUNDS = [None, "1", "2", "10"]  # text order: "10" before "2"
+ROUNDS = [None, "1", "2", "10"]  # as text "10" comes before "2"; as rounds after it
 DEMOGRAPHICS = {
     "gender": ["Man", "Woman", None],
     "race": ["Asian/Asian subcontinent", "White", None],
@@ -395,7 +395,7 @@ def without_repeats(judgements: pd.DataFrame) -> pd.DataFrame:
     """The judgements less every repeat: a judgement with a value after its rater's first of the unit."""
     if judgements.empty:
         return judgements
-    ordered = judgements.sort_values(["judgement_round", "judgement_row"], na_position="last")
+    ordered = reference.in_judgement_order(judgements)
     has_value = ordered["value_code"].notna() & ~(
         ordered["question"].eq("seen") & ordered["value_code"].eq(2)  # ReDial's "did not say"
     )

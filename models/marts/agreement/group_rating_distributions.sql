@@ -131,15 +131,7 @@ group_unit_labels as (
 mart_rows as (
 
     select
-        dialogue_key,
-        rating_kind,
-        question,
-        movie_id,
-        source,
-        scope,
-        group_dimension,
-        group_value,
-        n_values,
+        * exclude (labels),
         map(
             list_transform(labels, label -> label.value_text), list_transform(labels, label -> label.n_in_group)
         ) as value_counts,
