@@ -257,9 +257,9 @@ def test_value_slots_give_the_alpha_of_the_raters_matrix(units):
 # --------------------------------------------------------------------------------------------
 
 
-def test_the_first_judgement_is_the_earliest_round_in_text_order_then_row_nulls_last():
+def test_the_first_judgement_is_the_earliest_round_numbers_as_numbers_then_row_nulls_last():
     rows = [
-        # rater a: rounds "2" and "10": "10" comes first in text order
+        # rater a: rounds "2" and "10": "2" comes first (as text "10" would)
         judgement("a", "i1", 1, judgement_round="2", row=1),
         judgement("a", "i1", 2, judgement_round="10", row=5),
         # rater b: same round, rows 7 and 3; then a null round, which comes last
@@ -273,12 +273,12 @@ def test_the_first_judgement_is_the_earliest_round_in_text_order_then_row_nulls_
     ]
     data = inputs(rows)
     distribution = only(ref.rating_distributions(data), dialogue_key="i1")
-    # first values: a No (2), b Yes (1), c Unsure (3); repeats: a 1, b 2, c 1; c's null is missing
-    assert distribution["value_counts"] == [("Yes", 1), ("No", 1), ("Unsure", 1)]
+    # first values: a Yes (1), b Yes (1), c Unsure (3); repeats: a 1, b 2, c 1; c's null is missing
+    assert distribution["value_counts"] == [("Yes", 2), ("No", 0), ("Unsure", 1)]
     assert (distribution["n_ratings"], distribution["n_repeats"], distribution["n_missing"]) == (3, 4, 1)
     consistency = ref.rater_consistency(data)
     a, b, c = (only(consistency, rater_key=r) for r in "abc")
-    assert (a["n_repeats"], a["n_identical"]) == (1, 0)  # Yes after No
+    assert (a["n_repeats"], a["n_identical"]) == (1, 0)  # No after Yes
     assert (b["n_repeats"], b["n_identical"]) == (2, 0)  # No and Unsure after Yes
     assert (c["n_repeats"], c["n_identical"], c["share_identical"]) == (1, 1, 1.0)
     pooled = consistency[consistency["rater_key"].isna()].iloc[0]
