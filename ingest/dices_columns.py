@@ -12,6 +12,7 @@ Each fact is kept once, and read from there by landing, the sample writer and db
 """
 
 import csv
+import functools
 
 from ingest.settings import PROJECT_ROOT
 
@@ -59,9 +60,11 @@ RECORD_COLUMNS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _seed_rows(name: str) -> list[dict[str, str]]:
+@functools.cache
+def _seed_rows(name: str) -> tuple[dict[str, str], ...]:
+    """A seed's rows, read once per process (the constants below filter the same few seeds)."""
     with (SEEDS / f"{name}.csv").open(newline="", encoding="utf-8") as handle:
-        return list(csv.DictReader(handle))
+        return tuple(csv.DictReader(handle))
 
 
 def _question_rows(config: str) -> list[dict[str, str]]:
