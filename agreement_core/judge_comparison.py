@@ -44,11 +44,13 @@ def difference_interval(
     counts_a: np.ndarray, counts_b: np.ndarray, references: np.ndarray, metric: maths.Metric, rng, n_draws: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """95% percentile interval of xrr_a − xrr_b per reference, both on the same resampled units."""
-    patterns = resampling.UnitPatterns.of(np.concatenate([counts_a[:, None], counts_b[:, None], references], axis=1))
+    patterns = resampling.UnitPatterns.of(
+        np.concatenate([counts_a[:, None], counts_b[:, None], references], axis=1), metric
+    )
 
     def differences(weights: np.ndarray) -> np.ndarray:
         a, b, refs = patterns.counts[:, None, :1], patterns.counts[:, None, 1:2], patterns.counts[:, None, 2:]
-        with_a, with_b = paired_xrr(a, b, refs, metric, weights[:, None, :])
+        with_a, with_b = paired_xrr(a, b, refs, patterns.metric, weights[:, None, :])
         return with_a.xrr - with_b.xrr
 
     return resampling.percentile_interval(resampling.bootstrap_draws(differences, patterns, rng, n_draws))
@@ -67,7 +69,9 @@ def difference_p_values(
     Units with the same values (both judges', the references') are interchangeable: a permutation is
     how many of each such pattern's units it swaps, Binomial(units, ½), and each pattern counts
     swapped and unswapped with those weights (the same test, drawn per pattern, not per unit)."""
-    patterns = resampling.UnitPatterns.of(np.concatenate([counts_a[:, None], counts_b[:, None], references], axis=1))
+    patterns = resampling.UnitPatterns.of(
+        np.concatenate([counts_a[:, None], counts_b[:, None], references], axis=1), metric
+    )
     a, b, refs = patterns.counts[:, 0], patterns.counts[:, 1], patterns.counts[:, 2:]
     as_given_then_swapped_a = np.concatenate([a, b], axis=-1)[:, None, None]  # (L, 1, 1, 2 patterns)
     as_given_then_swapped_b = np.concatenate([b, a], axis=-1)[:, None, None]
@@ -77,7 +81,9 @@ def difference_p_values(
     for start in range(0, n_permutations, batch):
         swapped = rng.binomial(patterns.n_units, 0.5, size=(min(batch, n_permutations - start), patterns.n_units.size))
         weights = np.concatenate([patterns.n_units - swapped, swapped], axis=-1)[:, None, :]  # (P, 1, 2 patterns)
-        with_a, with_b = paired_xrr(as_given_then_swapped_a, as_given_then_swapped_b, both_refs, metric, weights)
+        with_a, with_b = paired_xrr(
+            as_given_then_swapped_a, as_given_then_swapped_b, both_refs, patterns.metric, weights
+        )
         nulls.append(with_a.xrr - with_b.xrr)
     return resampling.permutation_p_values(observed, np.concatenate(nulls))
 

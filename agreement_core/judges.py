@@ -154,11 +154,11 @@ def xrr_intervals(task: JudgeQuestion, settings: MonteCarloSettings) -> tuple[np
         if not units.any():
             continue
         stacked = np.concatenate([task.judge_counts[:, [judge]][:, :, units], references[:, :, units]], axis=1)
-        patterns = resampling.UnitPatterns.of(stacked)
+        patterns = resampling.UnitPatterns.of(stacked, task.metric)
 
         def xrr_of_draws(weights: np.ndarray, patterns: resampling.UnitPatterns = patterns) -> np.ndarray:
             x, y = patterns.counts[:, None, :1], patterns.counts[:, None, 1:]
-            return maths.cross_reliability(x, y, task.metric, weights[:, None, :]).xrr
+            return maths.cross_reliability(x, y, patterns.metric, weights[:, None, :]).xrr
 
         rng = resampling.generator(settings.seed, *task.question.name, name, "judge bootstrap")
         draws = resampling.bootstrap_draws(xrr_of_draws, patterns, rng, settings.n_bootstrap)

@@ -31,11 +31,12 @@ class Metric:
     """δ of a question: the `(labels, labels)` distance between two of its labels, with the level
     of measurement and the label codes it comes from. Ordinal δ depends on how often each label was
     given (`given`): until then `distances` is None; after, `(labels, labels, ...)` with the axes of
-    the totals it came from (groups, draws, …)."""
+    the totals it came from (groups, draws, …). `moments`: interval counts folded by `condensed`."""
 
     level: str
     codes: Array
     distances: Array | None
+    moments: bool = False
 
     def given(self, label_totals: Array) -> "Metric":
         """δ for values whose label totals are `label_totals` `(labels, ...)`: ordinal's rank
@@ -47,6 +48,25 @@ class Metric:
         # Σ_{g=c}^{k} n_g − (n_c + n_k)/2 = N_k − N_c + (n_c − n_k)/2, N the cumulative totals
         spread = (cumulative[None, :] - cumulative[:, None]) + (label_totals[:, None] - label_totals[None, :]) / 2
         return Metric(level=self.level, codes=self.codes, distances=spread**2)
+
+    def condensed(self, counts: Array) -> tuple[Array, "Metric"]:
+        """Interval δ reads a set of values only through how many there are, their sum and their sum
+        of squares (`_quadratic`'s identity), each a weighted sum over the labels: `counts`' label axis
+        folded into those three rows once, so that every draw after it sums 3 rows, not one per label
+        (a judge's own scores can bring hundreds). The other levels: `counts` as they are."""
+        if self.level != "interval" or self.moments:
+            return counts, self
+        folded = np.einsum("kl,l...->k...", _interval_powers(self.codes), counts, optimize=False)
+        return folded, Metric(level=self.level, codes=self.codes, distances=None, moments=True)
+
+    def n_values(self, counts: Array) -> Array:
+        """How many values `counts` hold, per unit (or per whatever the axes after the labels are)."""
+        return counts[0] if self.moments else counts.sum(axis=0)
+
+
+def _interval_powers(codes: Array) -> Array:
+    """`(3, labels)`: each label's code to the powers 0, 1 and 2."""
+    return np.asarray(codes, dtype=float)[None, :] ** np.arange(3)[:, None]
 
 
 def label_distances(codes: Array, level: str) -> Metric:
@@ -75,6 +95,14 @@ def _label_sum(counts: Array, weights: Array) -> Array:
     return np.einsum("l,l...->...", weights, counts, optimize=False)
 
 
+def _interval_moments(counts: Array, metric: Metric) -> tuple[Array, Array, Array]:
+    """(Σ_c a_c, Σ_c a_c c, Σ_c a_c c²): read from folded counts (`Metric.condensed`), else summed."""
+    if metric.moments:
+        return counts[0], counts[1], counts[2]
+    n, sums, squares = (_label_sum(counts, powers) for powers in _interval_powers(metric.codes))
+    return n, sums, squares
+
+
 def _unit_sum(unit_weights: Array, values: Array) -> Array:
     """Σ_u w_u · values_u over the unit axis (last), in one pass without a temporary (einsum's own loop)."""
     return np.einsum("...u,...u->...", unit_weights, values, optimize=False)
@@ -90,12 +118,9 @@ def _quadratic(counts_a: Array, metric: Metric, counts_b: Array) -> Array:
         same_label = np.einsum("l...,l...->...", counts_a, counts_b, optimize=False)
         return counts_a.sum(axis=0) * counts_b.sum(axis=0) - same_label
     if metric.level == "interval":
-        ones, codes, squares = np.ones_like(metric.codes), metric.codes, metric.codes**2
-        return (
-            _label_sum(counts_a, ones) * _label_sum(counts_b, squares)
-            + _label_sum(counts_b, ones) * _label_sum(counts_a, squares)
-            - 2 * _label_sum(counts_a, codes) * _label_sum(counts_b, codes)
-        )
+        n_a, sum_a, squares_a = _interval_moments(counts_a, metric)
+        n_b, sum_b, squares_b = _interval_moments(counts_b, metric)
+        return n_a * squares_b + n_b * squares_a - 2 * sum_a * sum_b
     total = np.zeros(np.broadcast_shapes(counts_a.shape[1:], counts_b.shape[1:]))
     distances = metric.distances
     # a δ per group or draw (ordinal) applies to every unit of it
@@ -126,7 +151,7 @@ def krippendorff_alpha(counts: Array, metric: Metric, unit_weights: Array | None
     """α = 1 − D_o / D_e over the pairable units (≥ 2 values); α NaN with < 2 pairable values or D_e = 0."""
     counts = np.asarray(counts, dtype=float)
     weights = _weights(unit_weights, counts.shape[-1])
-    n_unit = counts.sum(axis=0)
+    n_unit = metric.n_values(counts)
     pairable = n_unit >= 2
     counted = weights * pairable
     n_values = _unit_sum(counted, n_unit)
@@ -167,7 +192,7 @@ def cross_reliability(
     counts_x = np.asarray(counts_x, dtype=float)
     counts_y = np.asarray(counts_y, dtype=float)
     weights = _weights(unit_weights, counts_x.shape[-1])
-    n_x, n_y = counts_x.sum(axis=0), counts_y.sum(axis=0)
+    n_x, n_y = metric.n_values(counts_x), metric.n_values(counts_y)
     shared = (n_x >= 1) & (n_y >= 1)
     counted = weights * shared
     totals_x = _unit_sum(counted, counts_x)
@@ -178,7 +203,7 @@ def cross_reliability(
         mean_cross = np.where(shared, cross / np.where(shared, n_x * n_y, 1), 0.0)
         n_shared_values = _unit_sum(counted, n_x + n_y)
         observed = _unit_sum(counted * mean_cross, n_x + n_y) / n_shared_values
-        expected = _quadratic(totals_x, metric, totals_y) / (totals_x.sum(axis=0) * totals_y.sum(axis=0))
+        expected = _quadratic(totals_x, metric, totals_y) / (metric.n_values(totals_x) * metric.n_values(totals_y))
         xrr = np.where(expected > 0, 1 - observed / expected, np.nan)
     n_units = counted.sum(axis=-1)
     no_units = n_units == 0

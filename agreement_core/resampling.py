@@ -55,16 +55,19 @@ def percentile_interval(draws: Array, level: float = 0.95) -> tuple[Array, Array
 @dataclass
 class UnitPatterns:
     """Units with the same counts in every column are interchangeable in a resample: each distinct
-    pattern once (`counts` `(labels, …, patterns)`) with how many units have it."""
+    pattern once (`counts` `(labels, …, patterns)`) with how many units have it, and the metric to
+    read them with (interval counts are folded first, `maths.Metric.condensed`)."""
 
     counts: Array
     n_units: Array
+    metric: maths.Metric
 
     @classmethod
-    def of(cls, counts: Array) -> "UnitPatterns":
+    def of(cls, counts: Array, metric: maths.Metric) -> "UnitPatterns":
+        counts, metric = metric.condensed(counts)
         flat = counts.reshape(-1, counts.shape[-1])
         patterns, n_units = np.unique(flat, axis=1, return_counts=True)
-        return cls(counts=patterns.reshape(*counts.shape[:-1], -1), n_units=n_units)
+        return cls(counts=patterns.reshape(*counts.shape[:-1], -1), n_units=n_units, metric=metric)
 
 
 def bootstrap_draws(
@@ -92,10 +95,10 @@ def bootstrap_alpha_interval(
     if group_counts.shape[-1] == 0:
         no_interval = np.full(group_counts.shape[1:-1], np.nan)
         return no_interval, no_interval.copy()
-    patterns = UnitPatterns.of(group_counts)
+    patterns = UnitPatterns.of(group_counts, metric)
 
     def alpha_of_draws(weights: Array) -> Array:
-        return maths.krippendorff_alpha(patterns.counts[:, None], metric, weights[:, None, :]).alpha
+        return maths.krippendorff_alpha(patterns.counts[:, None], patterns.metric, weights[:, None, :]).alpha
 
     return percentile_interval(bootstrap_draws(alpha_of_draws, patterns, rng, n_draws))
 
@@ -104,10 +107,11 @@ def bootstrap_xrr_interval(
     counts_x: Array, counts_y: Array, metric: maths.Metric, rng: np.random.Generator, n_draws: int
 ) -> tuple[float, float]:
     """95% percentile interval of the xRR of X with Y (`(labels, units)` each), resampling the units."""
-    patterns = UnitPatterns.of(np.stack([counts_x, counts_y], axis=1))
+    patterns = UnitPatterns.of(np.stack([counts_x, counts_y], axis=1), metric)
 
     def xrr_of_draws(weights: Array) -> Array:
-        return maths.cross_reliability(patterns.counts[:, None, 0], patterns.counts[:, None, 1], metric, weights).xrr
+        x, y = patterns.counts[:, None, 0], patterns.counts[:, None, 1]
+        return maths.cross_reliability(x, y, patterns.metric, weights).xrr
 
     low, high = percentile_interval(bootstrap_draws(xrr_of_draws, patterns, rng, n_draws)[:, None])
     return float(low[0]), float(high[0])

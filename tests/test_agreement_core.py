@@ -100,6 +100,30 @@ def test_ordinal_and_ratio_alpha_equal_the_package(level: str) -> None:
         assert np.allclose(stacked, ours, atol=1e-12, equal_nan=True)
 
 
+def test_folded_interval_counts_give_the_figures_of_every_label() -> None:
+    """Interval counts folded into (n, Σ code, Σ code²) per unit (`Metric.condensed`, what the
+    resamples read) give the α and xRR of the full label axis, for any unit weights."""
+    rng = np.random.default_rng(12)
+    codes = np.round(rng.uniform(1, 5, size=40), 2)  # a judge's own scores: many labels
+    metric = maths.label_distances(codes, "interval")
+    for _ in range(10):
+        counts_x = rng.poisson(0.08, size=(40, 30)).astype(float)
+        counts_y = rng.poisson(0.1, size=(40, 30)).astype(float)
+        weights = rng.multinomial(30, np.full(30, 1 / 30), size=4).astype(float)
+        folded_x, folded = metric.condensed(counts_x)
+        folded_y, _ = metric.condensed(counts_y)
+        assert folded_x.shape == (3, 30) and folded.moments and folded.condensed(folded_x)[0] is folded_x
+        for unit_weights, draws in ((None, slice(None)), (weights, np.newaxis)):  # the figure, then 4 draws
+            x, y, fx, fy = counts_x[:, draws], counts_y[:, draws], folded_x[:, draws], folded_y[:, draws]
+            full_alpha = maths.krippendorff_alpha(x, metric, unit_weights).alpha
+            assert np.allclose(maths.krippendorff_alpha(fx, folded, unit_weights).alpha, full_alpha, atol=1e-9)
+            full_xrr = maths.cross_reliability(x, y, metric, unit_weights).xrr
+            folded_xrr = maths.cross_reliability(fx, fy, folded, unit_weights).xrr
+            assert np.allclose(folded_xrr, full_xrr, atol=1e-9, equal_nan=True)
+    nominal = maths.label_distances(codes, "nominal")
+    assert nominal.condensed(counts_x) == (counts_x, nominal)  # only interval δ folds
+
+
 def test_the_permutation_counts_equal_each_groups_values_counted_one_by_one() -> None:
     rng = np.random.default_rng(8)
     n_raters, n_units = 9, 7
