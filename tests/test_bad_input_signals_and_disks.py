@@ -298,7 +298,8 @@ def test_disk_full_during_a_build_names_the_cause_and_keeps_no_failed_copy(real_
 def test_a_read_only_warehouse_folder_is_refused_and_still_read(real_duo: Path, tmp_path: Path) -> None:
     steps = [
         f"dwh ingest --duo {real_duo}",
-        "dwh build",
+        # what `dwh summary` reads (dwh.summary.MARTS): the build is not what this test is about
+        "dwh build --select +dialogues +turns +raters +ratings --exclude resource_type:test",
         f"mount -o remount,ro {MOUNT}; echo remounted",
         f"dwh ingest --duo {real_duo}",
         "dwh build",
