@@ -4,6 +4,7 @@ never changes a human mart; a judge equal to the users' own scores matches them 
 xRR and correlation equals independent code over the marts' own ratings."""
 
 import csv
+import re
 import shutil
 from pathlib import Path
 
@@ -11,9 +12,11 @@ import duckdb
 import pytest
 import scipy.stats
 
+from dwh.sample.dices import write_dices_sample
 from dwh.sample.judges import write_judges_sample
+from dwh.sample.redial import write_redial_sample
 from tests import agreement_reference as reference
-from tests.helpers import BuiltWarehouse, run_dwh
+from tests.helpers import PROJECT_ROOT, BuiltWarehouse, run_dwh
 
 pytestmark = pytest.mark.slow
 
@@ -58,10 +61,26 @@ def rounded(value: object) -> object:
     return value
 
 
+# the sample's judges of DUO (`dwh sample`'s, written over the real release): the judges the
+# "Judging a judge" section of docs/AGREEMENT.md shows
+SAMPLE_DUO_JUDGES = ("judge_like_users", "judge_like_annotators", "judge_random")
+
+
+def sample_duo_judges(real_duo: Path, folder: Path) -> list[Path]:
+    """The sample's judges written over a copy of the real DUO release (the writer reads a DICES and a
+    ReDial release too: the smallest samples of both, whose units the warehouse rejects)."""
+    release = folder / "release"
+    shutil.copytree(real_duo, release / "duo")
+    write_redial_sample(release, n_train=2, n_test=1)
+    write_dices_sample(release, items_350=1, items_990=1)
+    return [path for path in write_judges_sample(release) if path.stem in SAMPLE_DUO_JUDGES]
+
+
 @pytest.fixture(scope="module")
-def judged_duo(real_duo_build: BuiltWarehouse, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The real DUO release with two judges: one that gives each dialogue its user's own scores, one
-    that gives every metric 1–5 by a fixed rule unrelated to the dialogue."""
+def judged_duo(real_duo: Path, real_duo_build: BuiltWarehouse, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The real DUO release with two judges of its own, one that gives each dialogue its user's own
+    scores and one that gives every metric 1–5 by a fixed rule unrelated to the dialogue, and the
+    sample's three judges of DUO (`SAMPLE_DUO_JUDGES`)."""
     root = tmp_path_factory.mktemp("judged_duo")
     db_path = real_duo_build.copy_to(root)
     with duckdb.connect(str(db_path), read_only=True) as con:
@@ -71,7 +90,12 @@ def judged_duo(real_duo_build: BuiltWarehouse, tmp_path_factory: pytest.TempPath
         ).fetchall()
     rows = [("users_copy", key, question, score) for key, question, score in users]
     rows += [("rule_of_thumb", key, question, 1 + (len(key) * 7 + len(question)) % 5) for key, question, _ in users]
-    load_and_build(db_path, write_judges(root / "judges.csv", rows))
+    judges = root / "judges"
+    judges.mkdir()
+    write_judges(judges / "judges.csv", rows)
+    for path in sample_duo_judges(real_duo, root / "sample"):
+        shutil.copyfile(path, judges / path.name)
+    load_and_build(db_path, judges)
     return db_path
 
 
@@ -118,6 +142,42 @@ def test_every_xrr_and_correlation_equals_independent_code_on_the_real_release(j
         if len(set(means)) > 1 and len(set(judge_scores)) > 1:
             assert rho == pytest.approx(scipy.stats.spearmanr(judge_scores, means).statistic, abs=1e-9)
             assert tau == pytest.approx(scipy.stats.kendalltau(judge_scores, means).statistic, abs=1e-9)
+
+
+def guide_queries() -> list[tuple[str, list[list[str]]]]:
+    """Each SQL query of docs/AGREEMENT.md's "Judging a judge" and the rows of the table printed after it."""
+    guide = (PROJECT_ROOT / "docs" / "AGREEMENT.md").read_text(encoding="utf-8")
+    section = guide[guide.index("## Judging a judge") :].split("\n## ", 1)[0]
+    printed = re.findall(r"```sql\n(.*?)```\s*```\n(.*?)```", section, flags=re.S)
+    return [
+        (query, [row_cells(line) for line in table.splitlines() if line.startswith("│")][2:])
+        for query, table in printed
+    ]
+
+
+def row_cells(line: str) -> list[str]:
+    return [cell.strip() for cell in line.strip("│").split("│")]
+
+
+@pytest.mark.real_data
+def test_judging_a_judge_shows_what_its_three_queries_print_on_the_real_release(judged_duo: Path) -> None:
+    queries = guide_queries()
+    assert len(queries) == 3
+    shown_judges = ", ".join(f"'{judge}'" for judge in SAMPLE_DUO_JUDGES)
+    with duckdb.connect() as con:  # the marts as the guide's warehouse holds them: the sample's judges only
+        con.execute(f"attach '{judged_duo}' as judged (read_only)")
+        con.execute("create schema marts")
+        con.execute(
+            "create view marts.judge_agreement as select * from judged.marts.judge_agreement "
+            f"where judge in ({shown_judges})"
+        )
+        con.execute(
+            "create view marts.judge_comparison as select * from judged.marts.judge_comparison "
+            f"where judge_a in ({shown_judges}) and judge_b in ({shown_judges})"
+        )
+        for query, shown in queries:
+            rows = [[str(value) for value in row] for row in con.execute(query).fetchall()]
+            assert rows == shown, query
 
 
 def test_the_human_marts_are_the_same_with_and_without_judges(
