@@ -71,10 +71,10 @@ def dbt_folders(root: Path) -> dict[str, str]:
     return {"DBT_TARGET_PATH": str(root / "target"), "DBT_LOG_PATH": str(root / "logs")}
 
 
-def parse_project(folder: Path) -> Path:
-    """`dbt parse` as `dwh build` runs dbt for a file named warehouse.duckdb, the name of nearly every
-    test's warehouse (dbt hashes the profile, whose path the build gives as its staged copy's name,
-    relative to the file's folder); the path of the parse it leaves."""
+def parse_project(folder: Path, project: Path = PROJECT_ROOT) -> Path:
+    """`dbt parse` of `project` as `dwh build` runs dbt for a file named warehouse.duckdb, the name of
+    nearly every test's warehouse (dbt hashes the profile, whose path the build gives as its staged
+    copy's name, relative to the file's folder); the path of the parse it leaves."""
     from dwh.publish import staging_path
 
     target = folder / "target"
@@ -83,7 +83,7 @@ def parse_project(folder: Path) -> Path:
     for inherited in ("DWH_BUILD_MEMORY_LIMIT", "DWH_DB_READ_ONLY", "DBT_PARTIAL_PARSE_FILE_PATH"):
         env.pop(inherited, None)
     dbt = Path(sys.executable).with_name("dbt")
-    command = [str(dbt), "parse", "--quiet", "--project-dir", str(PROJECT_ROOT), "--profiles-dir", str(PROJECT_ROOT)]
+    command = [str(dbt), "parse", "--quiet", "--project-dir", str(project), "--profiles-dir", str(project)]
     command += ["--target-path", str(target), "--log-path", str(folder / "logs")]
     subprocess.run(command, cwd=folder, env=env, check=True, capture_output=True)
     return target / "partial_parse.msgpack"

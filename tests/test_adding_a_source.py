@@ -12,7 +12,7 @@ import duckdb
 import numpy as np
 import pytest
 
-from tests.helpers import PROJECT_ROOT, copy_of_project, failing_rows, query
+from tests.helpers import PROJECT_ROOT, copy_of_project, failing_rows, parse_project, query
 
 pytestmark = pytest.mark.slow  # builds a copy of the project
 
@@ -80,12 +80,20 @@ def toy_project(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     assert {action for action, _, _ in blocks} >= {"release", "file", "append to", "insert into", "add to the lists of"}
     for action, target, body in blocks:
         apply_block(project, release_dir, action, target, body)
+    toy_parse_folder(project).mkdir()
+    parse_project(toy_parse_folder(project), project)
     return project, release_dir
+
+
+def toy_parse_folder(project: Path) -> Path:
+    """Where the copy is parsed once, for every build of the module to start from (`dwh_in`): a parse
+    from scratch takes about 12 s a build."""
+    return project.parent / "parse"
 
 
 def dwh_in(project: Path, db_path: Path, args: list[str]) -> subprocess.CompletedProcess:
     """`dwh args` in the copy (`python -m dwh.cli` there runs the copy's package and dbt project),
-    with dbt's target and log folders beside `db_path`."""
+    with dbt's target and log folders beside `db_path`, starting from the module's parse of the copy."""
     return subprocess.run(
         [sys.executable, "-m", "dwh.cli", *args],
         cwd=project,
@@ -97,6 +105,7 @@ def dwh_in(project: Path, db_path: Path, args: list[str]) -> subprocess.Complete
             "HOME": str(db_path.parent),
             "DBT_TARGET_PATH": str(db_path.parent / "target"),
             "DBT_LOG_PATH": str(db_path.parent / "logs"),
+            "DBT_PARTIAL_PARSE_FILE_PATH": str(toy_parse_folder(project) / "target" / "partial_parse.msgpack"),
         },
     )
 

@@ -30,9 +30,10 @@ def reloaded(small_sample_build: BuiltWarehouse, tmp_path_factory: pytest.TempPa
     run_dwh(["ingest", "--redial", str(second / "redial" / "redial_dataset.zip")], db_path, check=True)
     incremental = run_dwh(["build"], db_path, check=True, env_overrides=target)
     run_results = json.loads((root / "target" / "run_results.json").read_text())
-    # the reference: the same raw data built in full
-    # not reference.duckdb: DuckDB would name its catalog `reference`, like the seeds' schema
-    reference = root / "full_build.duckdb"
+    # the reference: the same raw data built in full, in a folder of its own under the same file
+    # name (dbt then reuses the session's parse: its profile names the file)
+    reference = root / "reference" / db_path.name
+    reference.parent.mkdir()
     shutil.copyfile(db_path, reference)
     rebuilt = run_dwh(["build", "--full"], reference, check=True, env_overrides=dbt_folders(root / "reference"))
     again = run_dwh(["build"], db_path, check=True, env_overrides=target)

@@ -320,6 +320,31 @@ def test_a_missing_350_row_fails_the_build_naming_item_and_rater(small_release: 
     assert "dwh: error: dbt build failed" in built.stderr
 
 
+def test_rater_columns_outside_their_vocabularies_fail_the_build_naming_each(
+    small_release: Path, tmp_path: Path
+) -> None:
+    """One test checks a rater's five described columns (dices_rater_columns_in_vocabulary): each
+    offending value is its own row, naming the column and the record."""
+    release = copy_release(small_release, tmp_path / "dices")
+    header, records = read_records(release / FILE_990)
+    records[3][header.index("rater_gender")] = "Male"
+    records[5][header.index("phase")] = "Phase4"
+    write_records(release / FILE_990, header, records)
+    db_path = tmp_path / "warehouse.duckdb"
+    ingest(db_path, release)
+
+    built = run_dwh(["build", *selecting("dices_rater_columns_in_vocabulary")], db_path)
+
+    assert built.returncode != 0 and "dices_rater_columns_in_vocabulary" in built.stderr
+    offending = failing_rows(db_path, "dices_rater_columns_in_vocabulary")
+    assert sorted((r["source_row_id"], r["vocabulary"], r["value"]) for r in offending) == sorted(
+        [
+            (records[3][header.index("id")], "gender", "Male"),
+            (records[5][header.index("id")], "phase", "Phase4"),
+        ]
+    )
+
+
 def test_an_answer_outside_its_vocabulary_fails_the_build_showing_it(small_release: Path, tmp_path: Path) -> None:
     release = copy_release(small_release, tmp_path / "dices")
     header, records = read_records(release / FILE_990)
