@@ -348,3 +348,49 @@ def test_bench_judges_judge_every_unit_and_load_without_a_reject(small_sample_bu
     db_path = small_sample_build.copy_to(tmp_path)
     loaded = run_dwh(["ingest", "--judges", str(tmp_path / "judges")], db_path, check=True)
     assert f"3 judge(s) loaded, {3 * n_units:,} judgement(s), 0 reject(s)" in loaded.stdout
+
+
+# two dbt commands in one log as dbt 1.11 writes it at `--log-level-file info`: the first parses the
+# whole project, the second reuses that parse; then a third in another folder's log, stopped before it ended
+FIRST_TWO_BUILDS = """\
+============================== 03:42:17.512345 | 1b2c ==============================
+03:42:17  Running with dbt=1.11.16
+03:42:17  Registered adapter: duckdb=1.11.1
+03:42:18  Unable to do partial parsing because profile has changed
+03:42:30  Found 94 models, 273 data tests, 12 seeds, 9 sources, 3 exposures, 553 macros
+03:42:30
+03:42:40  Finished running 3 exposures, 12 seeds, 78 table models, 273 data tests in 0 hours 0 minutes and \
+10.41 seconds (10.41s).
+03:42:40  Done. PASS=396 WARN=1 ERROR=0 SKIP=0 NO-OP=3 TOTAL=400
+23:59:58  Running with dbt=1.11.16
+23:59:59  Registered adapter: duckdb=1.11.1
+00:00:01  Found 94 models, 273 data tests, 12 seeds, 9 sources, 3 exposures, 553 macros
+00:00:08  Finished running 1 table model, 2 data tests in 0 hours 0 minutes and 6.50 seconds (6.50s).
+"""
+STOPPED_BUILD = """\
+\x1b[0m04:10:00.000001 [info ] [MainThread]: Running with dbt=1.11.16
+\x1b[0m04:10:03.500000 [info ] [MainThread]: Found 94 models, 273 data tests
+\x1b[0m04:10:04.000000 [debug] [Thread-1 (]: Finished running node model.conv_eval_warehouse.turns
+"""
+
+
+def test_dbt_invocations_times_each_parse_and_run_and_names_why_it_parsed(tmp_path: Path) -> None:
+    tool = load_module("dbt_invocations")
+    (tmp_path / "build" / "logs").mkdir(parents=True)
+    (tmp_path / "build" / "logs" / "dbt.log").write_text(FIRST_TWO_BUILDS, encoding="utf-8")
+    (tmp_path / "killed" / "logs").mkdir(parents=True)
+    (tmp_path / "killed" / "logs" / "dbt.log").write_text(STOPPED_BUILD, encoding="utf-8")
+
+    invocations, unfinished = tool.read_invocations(tmp_path)
+
+    assert unfinished == 1
+    assert [(i.log, i.parse_s, i.run_s, i.reparse_reason) for i in invocations] == [
+        ("build/logs", 13.0, 10.41, "profile has changed"),
+        ("build/logs", 3.0, 6.5, ""),  # across midnight: 23:59:58 → 00:00:01
+    ]
+    assert invocations[0].finished == "3 exposures, 12 seeds, 78 table models, 273 data tests"
+    said = tool.report(invocations, unfinished).splitlines()
+    assert said[1].split()[:3] == ["13.0", "10.4", "23.4"]  # the longest first
+    assert said[-1] == (
+        "2 invocations (1 unfinished, left out): parse 16 s, run 17 s, total 33 s; 1 parsed the whole project (13 s)"
+    )
