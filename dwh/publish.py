@@ -29,6 +29,46 @@ def staging_path(db_path: Path) -> Path:
     return db_path.with_name(db_path.name + ".next")
 
 
+# the one name dbt opens the staged copy by, whatever the warehouse is called: dbt hashes its profile,
+# which names the file (profiles.yml), and reuses the last build's parse only where the hash is the same
+DBT_FILE_NAME = "warehouse.duckdb"
+
+
+def dbt_view_path(staged: Path) -> Path:
+    """The staged copy as dbt opens it: `DBT_FILE_NAME` in a folder of its own beside the copy."""
+    return staged.with_name(staged.name + ".dbt") / DBT_FILE_NAME
+
+
+@contextmanager
+def dbt_view(staged: Path) -> Iterator[Path]:
+    """The staged copy under the name dbt opens it by (`dbt_view_path`): a hard link, the same file,
+    so that every build reuses the last parse whatever the warehouse's name. DuckDB's write-ahead log
+    and spill folder then sit beside the link: afterwards a log is moved beside the staged copy (where
+    publishing refuses it, as always) and the folder is removed. Where the file system has no hard
+    links, the staged copy itself (dbt then parses again when the name changes)."""
+    view = dbt_view_path(staged)
+    _remove_view(view)
+    try:
+        view.parent.mkdir()
+        os.link(staged, view)
+    except OSError:  # no hard links here, or a file of the user's at that name: left as it is
+        yield staged
+        return
+    try:
+        yield view
+    finally:
+        for log in (_wal(view), view.with_name(view.name + ".wal.checkpoint")):
+            if log.exists():
+                os.replace(log, staged.with_name(staged.name + log.name.removeprefix(view.name)))
+        _remove_view(view)
+
+
+def _remove_view(view: Path) -> None:
+    """A view's folder, left by a writer that was killed, or by this one."""
+    if view.parent.is_dir() and not view.parent.is_symlink():
+        shutil.rmtree(view.parent, ignore_errors=True)
+
+
 @contextmanager
 def writer_lock(db_path: Path) -> Iterator[None]:
     """One writer at a time per warehouse; a second one gets a clear error instead of waiting."""

@@ -72,14 +72,13 @@ def dbt_folders(root: Path) -> dict[str, str]:
 
 
 def parse_project(folder: Path, project: Path = PROJECT_ROOT) -> Path:
-    """`dbt parse` of `project` as `dwh build` runs dbt for a file named warehouse.duckdb, the name of
-    nearly every test's warehouse (dbt hashes the profile, whose path the build gives as its staged
-    copy's name, relative to the file's folder); the path of the parse it leaves."""
-    from dwh.publish import staging_path
+    """`dbt parse` of `project` as `dwh build` runs dbt, for a warehouse of any name (dbt hashes the
+    profile, whose path the build gives as one name, `DBT_FILE_NAME`, relative to the folder dbt runs
+    in); the path of the parse it leaves."""
+    from dwh.publish import DBT_FILE_NAME
 
     target = folder / "target"
-    staged_name = staging_path(folder / "warehouse.duckdb").name
-    env = {**os.environ, "DWH_DB_PATH": staged_name, "DBT_TARGET_PATH": str(target)}
+    env = {**os.environ, "DWH_DB_PATH": DBT_FILE_NAME, "DBT_TARGET_PATH": str(target)}
     for inherited in ("DWH_BUILD_MEMORY_LIMIT", "DWH_DB_READ_ONLY", "DBT_PARTIAL_PARSE_FILE_PATH"):
         env.pop(inherited, None)
     dbt = Path(sys.executable).with_name("dbt")

@@ -19,6 +19,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from dwh.publish import dbt_view_path
 from tests.bad_input import MOUNT, checksum, copy_of, folder_error, refused, run_dwh_with
 from tests.helpers import PROJECT_ROOT, dbt_folders, sample_ingest_args
 
@@ -100,7 +101,8 @@ def test_a_stopped_build_takes_its_dbt_child_with_it(
         dbt_pid, _ = wait_for(
             lambda: next((child for child in children_of(build.pid) if runs_dbt(child[1])), None), "the dbt child"
         )
-        wait_for(lambda: has_open(dbt_pid, tmp_path / "warehouse.duckdb.next"), "dbt to open the staged copy")
+        staged = tmp_path / "warehouse.duckdb.next"
+        wait_for(lambda: has_open(dbt_pid, dbt_view_path(staged)), "dbt to open the staged copy")
         build.send_signal(stop_signal)
         build.wait(timeout=120)
         wait_for(lambda: not is_running(dbt_pid), "the dbt child to end", seconds=5)  # a whole build takes longer
@@ -116,7 +118,7 @@ def test_a_stopped_build_takes_its_dbt_child_with_it(
             stderr_path.read_text(encoding="utf-8").strip()
             == "dwh: interrupted; the warehouse is left as it was before this command"
         )
-        assert not (tmp_path / "warehouse.duckdb.next").exists()
+        assert not staged.exists() and not dbt_view_path(staged).parent.exists()
     assert db_path.read_bytes() == live_bytes
     with open(tmp_path / "warehouse.duckdb.lock", "w", encoding="utf-8") as lock_file:
         fcntl.flock(lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)  # the writer lock is free again
@@ -355,9 +357,9 @@ def build_killed_mid_run(small_loaded: Path, tmp_path_factory: pytest.TempPathFa
             stderr=stderr,
         )
     try:
-        staged = db_path.with_name(db_path.name + ".next")
+        seen_by_dbt = dbt_view_path(db_path.with_name(db_path.name + ".next"))
         deadline = time.monotonic() + 120
-        while (dbt_pid := _dbt_child_holding(build.pid, staged)) is None:
+        while (dbt_pid := _dbt_child_holding(build.pid, seen_by_dbt)) is None:
             assert build.poll() is None and time.monotonic() < deadline, "dbt never opened the staged copy"
             time.sleep(0.05)
         target = Path(folders["DBT_TARGET_PATH"])
@@ -382,7 +384,7 @@ def build_killed_mid_run(small_loaded: Path, tmp_path_factory: pytest.TempPathFa
 def test_a_killed_build_is_never_published(build_killed_mid_run: dict) -> None:
     assert build_killed_mid_run["returncode"] == 1, build_killed_mid_run["stderr"]
     assert build_killed_mid_run["after"] == build_killed_mid_run["before"]
-    assert build_killed_mid_run["left_beside"] == ["warehouse.duckdb.lock"]  # no .next, no .failed
+    assert build_killed_mid_run["left_beside"] == ["warehouse.duckdb.lock"]  # no .next, .next.dbt or .failed
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")

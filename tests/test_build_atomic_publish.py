@@ -12,6 +12,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from dwh.publish import dbt_view, publish
+from ingest.errors import DwhError
 from tests.helpers import PROJECT_ROOT, BuiltWarehouse, run_dwh
 
 pytestmark = pytest.mark.slow  # dbt builds
@@ -113,3 +115,31 @@ def test_killed_writer_leaves_the_previous_warehouse_intact(built_sample: tuple[
     run_dwh(["ingest", "--duo", str(release)], db_path, check=True)
     run_dwh(["build", *DIALOGUES], db_path, check=True)
     assert dialogue_count(db_path) == 455 - 157
+
+
+def test_dbt_opens_the_staged_copy_by_one_name_and_its_log_stays_with_the_copy(tmp_path: Path) -> None:
+    """`dbt_view`: dbt writes the staged copy through `<name>.next.dbt/warehouse.duckdb`. A write-ahead
+    log DuckDB leaves there is moved beside the staged copy (whose next open replays it, and which
+    `publish` refuses until then), and the folder goes; a file of the user's at the folder's name is
+    left alone, dbt then opening the staged copy itself."""
+    staged = tmp_path / "eval.duckdb.next"
+    with duckdb.connect(str(staged)) as con:
+        con.execute("create table judged as select 1 as unit")
+    with dbt_view(staged) as seen_by_dbt:
+        assert seen_by_dbt == tmp_path / "eval.duckdb.next.dbt" / "warehouse.duckdb"
+        con = duckdb.connect(str(seen_by_dbt))
+        con.execute("set checkpoint_threshold = '1TB'")  # nothing reaches the file before the log
+        con.execute("pragma disable_checkpoint_on_shutdown")
+        con.execute("insert into judged values (2)")
+        con.close()
+        assert (seen_by_dbt.parent / "warehouse.duckdb.wal").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["eval.duckdb.next", "eval.duckdb.next.wal"]
+    with pytest.raises(DwhError, match="still has a write-ahead log"):
+        publish(staged, tmp_path / "eval.duckdb")
+    with duckdb.connect(str(staged)) as con:
+        assert con.execute("select list(unit order by unit) from judged").fetchone()[0] == [1, 2]
+
+    (tmp_path / "eval.duckdb.next.dbt").write_text("the user's", encoding="utf-8")
+    with dbt_view(staged) as seen_by_dbt:
+        assert seen_by_dbt == staged
+    assert (tmp_path / "eval.duckdb.next.dbt").read_text(encoding="utf-8") == "the user's"

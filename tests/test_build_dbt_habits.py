@@ -181,10 +181,11 @@ def test_views_work_in_a_renamed_copy_and_under_any_attach_alias(duo_warehouse: 
             assert con.execute(f"select count(*) from wh.{view}").fetchone()[0] == counts[view], view
 
 
-# dbt attaches the file under the fixed name `warehouse` whatever it is called (profiles.yml): its
-# models build alike under any name, so one name builds every model and the others what `dwh summary`
-# and the views read. What a name can break is dwh's own side (ingest, the staged copy, publishing,
-# summary) and reading the file under its own catalog name.
+# dbt opens the file by one name and attaches it under the fixed name `warehouse`, whatever it is
+# called (`dwh.publish.dbt_view`, profiles.yml): its models build alike under any name, so one name
+# builds every model and the others what `dwh summary` and the views read. What a name can break is
+# dwh's own side (ingest, the staged copy, publishing, summary) and reading the file under its own
+# catalog name.
 EVERY_MODEL = ["--exclude", "resource_type:test", "resource_type:unit_test"]
 SUMMARY_AND_VIEWS = ["--select", "+dialogues", "+turns", "+raters", "+config.materialized:view", *EVERY_MODEL]
 

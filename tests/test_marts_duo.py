@@ -256,14 +256,14 @@ def test_sample_builds_green(sample_build: BuiltWarehouse) -> None:
     assert "SQL status" not in logged  # the statements themselves only when asked for (below)
 
 
-def test_a_warehouse_of_the_same_name_elsewhere_reuses_the_last_parse(real_duo: Path, tmp_path: Path) -> None:
-    """dbt parses the whole project once per target folder: the dbt child names the database
-    relative to its own folder, so a warehouse of the same name in another folder has the same
-    profile, and its build reuses the last parse (dbt's partial parsing)."""
+def test_a_warehouse_of_another_name_elsewhere_reuses_the_last_parse(real_duo: Path, tmp_path: Path) -> None:
+    """dbt parses the whole project once per target folder: the dbt child opens the database by one
+    name relative to its own folder, so a warehouse of any name in any folder has the same profile,
+    and its build reuses the last parse (dbt's partial parsing)."""
     folders = dbt_folders(tmp_path)
     log_file = tmp_path / "logs" / "dbt.log"
-    for folder in ("first", "second"):
-        db_path = tmp_path / folder / "warehouse.duckdb"
+    for folder, name in (("first", "warehouse.duckdb"), ("second", "eval.duckdb")):
+        db_path = tmp_path / folder / name
         db_path.parent.mkdir()
         run_dwh(["ingest", "--duo", str(real_duo)], db_path, check=True)
         logged_before = log_file.read_text(encoding="utf-8") if log_file.exists() else ""
