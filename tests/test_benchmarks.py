@@ -6,6 +6,7 @@ import io
 import json
 import re
 import sys
+import tempfile
 import zipfile
 from pathlib import Path
 from types import ModuleType
@@ -374,7 +375,13 @@ STOPPED_BUILD = """\
 """
 
 
-def test_dbt_invocations_times_each_parse_and_run_and_names_why_it_parsed(tmp_path: Path) -> None:
+def test_dbt_invocations_times_each_parse_and_run_and_names_why_it_parsed() -> None:
+    # the logs go outside pytest's temporary folder, which the tool reads after a run
+    with tempfile.TemporaryDirectory() as folder:
+        check_dbt_invocations(Path(folder))
+
+
+def check_dbt_invocations(tmp_path: Path) -> None:
     tool = load_module("dbt_invocations")
     (tmp_path / "build" / "logs").mkdir(parents=True)
     (tmp_path / "build" / "logs" / "dbt.log").write_text(FIRST_TWO_BUILDS, encoding="utf-8")
