@@ -50,16 +50,20 @@ def dbt_view(staged: Path) -> Iterator[Path]:
     _remove_view(view)
     try:
         view.parent.mkdir()
-        os.link(staged, view)
-    except OSError:  # no hard links here, or a file of the user's at that name: left as it is
+    except OSError:  # a file of the user's at that name: left as it is
         yield staged
         return
     try:
-        yield view
+        try:
+            os.link(staged, view)
+        except OSError:  # no hard links on this file system
+            yield staged
+        else:
+            yield view
     finally:
-        for log in (_wal(view), view.with_name(view.name + ".wal.checkpoint")):
-            if log.exists():
-                os.replace(log, staged.with_name(staged.name + log.name.removeprefix(view.name)))
+        for suffix in DUCKDB_LOGS:
+            if view.with_name(view.name + suffix).exists():
+                os.replace(view.with_name(view.name + suffix), staged.with_name(staged.name + suffix))
         _remove_view(view)
 
 
@@ -233,7 +237,11 @@ def _wal(path: Path) -> Path:
     return path.with_name(path.name + ".wal")
 
 
+# what DuckDB writes beside a database file: its write-ahead log, and `<file>.wal.checkpoint` while it
+# checkpoints (a failed checkpoint leaves it)
+DUCKDB_LOGS = (".wal", ".wal.checkpoint")
+
+
 def _remove(path: Path) -> None:
-    # DuckDB also writes `<file>.wal.checkpoint` while it checkpoints; a failed checkpoint leaves it
-    for candidate in (path, _wal(path), path.with_name(path.name + ".wal.checkpoint")):
+    for candidate in (path, *(path.with_name(path.name + suffix) for suffix in DUCKDB_LOGS)):
         candidate.unlink(missing_ok=True)

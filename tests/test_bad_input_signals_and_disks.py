@@ -19,7 +19,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from dwh.publish import dbt_view_path
+from dwh.publish import dbt_view_path, staging_path
 from tests.bad_input import MOUNT, checksum, copy_of, folder_error, refused, run_dwh_with
 from tests.helpers import PROJECT_ROOT, dbt_folders, sample_ingest_args
 
@@ -101,7 +101,7 @@ def test_a_stopped_build_takes_its_dbt_child_with_it(
         dbt_pid, _ = wait_for(
             lambda: next((child for child in children_of(build.pid) if runs_dbt(child[1])), None), "the dbt child"
         )
-        staged = tmp_path / "warehouse.duckdb.next"
+        staged = staging_path(db_path)
         wait_for(lambda: has_open(dbt_pid, dbt_view_path(staged)), "dbt to open the staged copy")
         build.send_signal(stop_signal)
         build.wait(timeout=120)
@@ -357,7 +357,7 @@ def build_killed_mid_run(small_loaded: Path, tmp_path_factory: pytest.TempPathFa
             stderr=stderr,
         )
     try:
-        seen_by_dbt = dbt_view_path(db_path.with_name(db_path.name + ".next"))
+        seen_by_dbt = dbt_view_path(staging_path(db_path))
         deadline = time.monotonic() + 120
         while (dbt_pid := _dbt_child_holding(build.pid, seen_by_dbt)) is None:
             assert build.poll() is None and time.monotonic() < deadline, "dbt never opened the staged copy"

@@ -117,11 +117,14 @@ def test_killed_writer_leaves_the_previous_warehouse_intact(built_sample: tuple[
     assert dialogue_count(db_path) == 455 - 157
 
 
-def test_dbt_opens_the_staged_copy_by_one_name_and_its_log_stays_with_the_copy(tmp_path: Path) -> None:
+def test_dbt_opens_the_staged_copy_by_one_name_and_its_log_stays_with_the_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """`dbt_view`: dbt writes the staged copy through `<name>.next.dbt/warehouse.duckdb`. A write-ahead
     log DuckDB leaves there is moved beside the staged copy (whose next open replays it, and which
     `publish` refuses until then), and the folder goes; a file of the user's at the folder's name is
-    left alone, dbt then opening the staged copy itself."""
+    left alone, and a file system without hard links leaves no folder, dbt then opening the staged
+    copy itself."""
     staged = tmp_path / "eval.duckdb.next"
     with duckdb.connect(str(staged)) as con:
         con.execute("create table judged as select 1 as unit")
@@ -143,3 +146,13 @@ def test_dbt_opens_the_staged_copy_by_one_name_and_its_log_stays_with_the_copy(t
     with dbt_view(staged) as seen_by_dbt:
         assert seen_by_dbt == staged
     assert (tmp_path / "eval.duckdb.next.dbt").read_text(encoding="utf-8") == "the user's"
+
+    (tmp_path / "eval.duckdb.next.dbt").unlink()
+
+    def no_hard_links(source: Path, link: Path) -> None:
+        raise PermissionError(1, "Operation not permitted", str(link))
+
+    monkeypatch.setattr(os, "link", no_hard_links)
+    with dbt_view(staged) as seen_by_dbt:
+        assert seen_by_dbt == staged
+    assert not (tmp_path / "eval.duckdb.next.dbt").exists()
