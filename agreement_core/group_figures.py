@@ -11,12 +11,14 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from agreement_core import maths, resampling
+from agreement_core import maths, memo, resampling
 from agreement_core.settings import MonteCarloSettings
 
+# a question's rows are stored, reused and replaced together (`agreement_core.memo`)
+SLOT = ["source", "scope", "rating_kind", "question"]
 COLUMNS = {
-    "question_id": "int32",
-    "group_id": "int32",
+    # "string", not object: an empty frame's columns would reach DuckDB as INTEGER
+    **dict.fromkeys([*SLOT, "group_dimension", "group_value"], "string"),
     "n_units": "int64",
     "n_values": "int64",
     "observed_disagreement": "float64",
@@ -33,6 +35,8 @@ COLUMNS = {
     "xrr_p": "float64",
     "gai_p": "float64",
     "gai_q": "float64",
+    memo.FINGERPRINT: "string",
+    memo.COMPUTED_AT: "datetime64[us]",
 }
 # the dimension holding every rater: no one is outside it, so it has no xRR and no permutation test
 EVERY_RATER = "all"
@@ -53,7 +57,7 @@ class Question:
 
     @property
     def name(self) -> tuple[str, ...]:
-        """What its random numbers are seeded with, beside the seed."""
+        """What its random numbers are seeded with, beside the seed; its slot in the stored figures."""
         return (self.source, self.scope, self.rating_kind, self.question)
 
     @property
@@ -130,21 +134,29 @@ class QuestionValues:
 
 @dataclass
 class Memberships:
-    """The groups with a rater among a question's: group ids, and per rater number its group numbers."""
+    """The groups with a rater among a question's, numbered in the order of their ids (the order of
+    their names), and per rater number its group numbers."""
 
     group_ids: np.ndarray
     dimensions: np.ndarray  # each group's dimension
+    group_values: np.ndarray  # each group's value
     member_raters: np.ndarray  # (memberships,) rater numbers
     member_groups: np.ndarray  # (memberships,) group numbers
 
     @classmethod
     def of(cls, values: QuestionValues, groups: pd.DataFrame) -> "Memberships":
-        """`groups` (group_id, group_dimension, rater_id)."""
+        """`groups` (group_id, group_dimension, group_value, rater_id)."""
         raters = values.rater_numbers(groups["rater_id"].to_numpy())
         present = groups[raters >= 0]
         group_ids, group_numbers = np.unique(present["group_id"].to_numpy(), return_inverse=True)
-        dimensions = present.groupby("group_id")["group_dimension"].first().reindex(group_ids).to_numpy()
-        return cls(group_ids, dimensions, raters[raters >= 0], group_numbers)
+        names = present.groupby("group_id")[["group_dimension", "group_value"]].first().reindex(group_ids)
+        return cls(
+            group_ids,
+            names["group_dimension"].to_numpy(dtype=object),
+            names["group_value"].to_numpy(dtype=object),
+            raters[raters >= 0],
+            group_numbers,
+        )
 
     def group_counts(self, values: QuestionValues) -> np.ndarray:
         """`(labels, groups, units)`: each group's counts (`maths.counts_of_rater_sets`)."""
@@ -251,10 +263,41 @@ def rater_values(values: QuestionValues, memberships: Memberships, groups: np.nd
     )
 
 
-def question_rows(values: QuestionValues, groups: pd.DataFrame, settings: MonteCarloSettings) -> pd.DataFrame:
-    """One row per group with a rater among the question's values: its figures and their uncertainty."""
+def inputs_of(values: QuestionValues, memberships: Memberships, settings: MonteCarloSettings) -> list[object]:
+    """Everything `question_rows` reads, for the question's fingerprint (`agreement_core.memo`): the
+    values as (unit, rater, label) numbers, whatever order they arrived in (units and raters are
+    numbered in the order of their keys, so another source's reload renumbers none of them), the
+    groups' names and members, the question, and the Monte Carlo it gets."""
     question = values.question
+    return [
+        question.name,
+        question.codes,
+        question.level,
+        values.n_units,
+        len(values.rater_ids),
+        memo.sorted_rows(values.unit_index, values.rater_index, values.label_index),
+        memberships.dimensions,
+        memberships.group_values,
+        memo.sorted_rows(memberships.member_groups, memberships.member_raters),
+        settings.draws_of(question.source, question.scope, question.question),
+    ]
+
+
+def question_rows(
+    values: QuestionValues, groups: pd.DataFrame, settings: MonteCarloSettings, stored: memo.Memo | None = None
+) -> pd.DataFrame:
+    """One row per group with a rater among the question's values: its figures and their uncertainty
+    (the rows `stored` holds when they were computed from the same inputs)."""
     memberships = Memberships.of(values, groups)
+    if stored is None:
+        return computed_rows(values, memberships, settings)
+    fingerprint = memo.fingerprint(inputs_of(values, memberships, settings))
+    return stored.rows(values.question.name, fingerprint, lambda: computed_rows(values, memberships, settings))
+
+
+def computed_rows(values: QuestionValues, memberships: Memberships, settings: MonteCarloSettings) -> pd.DataFrame:
+    """The question's rows, computed."""
+    question = values.question
     group_counts = memberships.group_counts(values)
     all_counts = values.counts()
     rows, observed = point_figures(group_counts, all_counts, question)
@@ -267,7 +310,8 @@ def question_rows(values: QuestionValues, groups: pd.DataFrame, settings: MonteC
             ],
             axis=1,
         )
-    return rows.assign(question_id=question.question_id, group_id=memberships.group_ids)
+    slot = dict(zip(SLOT, question.name))
+    return rows.assign(**slot, group_dimension=memberships.dimensions, group_value=memberships.group_values)
 
 
 def empty_result() -> pd.DataFrame:

@@ -9,14 +9,16 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from agreement_core import maths, resampling
-from agreement_core.judge_references import JudgeQuestion
+from agreement_core import maths, memo, resampling
+from agreement_core.group_figures import SLOT
+from agreement_core.judge_references import JudgedQuestion, JudgeQuestion, inputs_of
 from agreement_core.settings import MonteCarloSettings
 
+# two judges' rows of a question are stored, reused and replaced together (`agreement_core.memo`)
+PAIR_SLOT = ["judge_a", "judge_b", *SLOT]
 COLUMNS = {
-    "judge_a": "string",
-    "judge_b": "string",
-    "question_id": "int32",
+    # "string", not object: an empty frame's columns would reach DuckDB as INTEGER
+    **dict.fromkeys(PAIR_SLOT, "string"),
     "reference_dimension": "string",
     "reference_value": "string",
     "n_units": "int64",
@@ -26,6 +28,8 @@ COLUMNS = {
     "xrr_difference_ci_low": "float64",
     "xrr_difference_ci_high": "float64",
     "difference_p": "float64",
+    memo.FINGERPRINT: "string",
+    memo.COMPUTED_AT: "datetime64[us]",
 }
 
 
@@ -56,7 +60,7 @@ def difference_interval(
     return resampling.percentile_interval(resampling.bootstrap_draws(differences, patterns, rng, n_draws))
 
 
-def difference_p_values(
+def difference_test(
     counts_a: np.ndarray,
     counts_b: np.ndarray,
     references: np.ndarray,
@@ -64,11 +68,15 @@ def difference_p_values(
     observed: np.ndarray,
     rng: np.random.Generator,
     n_permutations: int,
-) -> np.ndarray:
+    *,
+    stop_at: int | None = None,
+) -> resampling.SequentialTest:
     """Two-sided p of xrr_a − xrr_b per reference: each unit's two values swapped with probability ½.
     Units with the same values (both judges', the references') are interchangeable: a permutation is
     how many of each such pattern's units it swaps, Binomial(units, ½), and each pattern counts
-    swapped and unswapped with those weights (the same test, drawn per pattern, not per unit)."""
+    swapped and unswapped with those weights (the same test, drawn per pattern, not per unit).
+    Sequential (`resampling.sequential_test`, `stop_at` as there): the swaps are drawn batch after
+    batch in the order the test of all P draws them, and a reference decided is computed no more."""
     patterns = resampling.UnitPatterns.of(
         np.concatenate([counts_a[:, None], counts_b[:, None], references], axis=1), metric
     )
@@ -76,16 +84,19 @@ def difference_p_values(
     as_given_then_swapped_a = np.concatenate([a, b], axis=-1)[:, None, None]  # (L, 1, 1, 2 patterns)
     as_given_then_swapped_b = np.concatenate([b, a], axis=-1)[:, None, None]
     both_refs = np.concatenate([refs, refs], axis=-1)[:, None]  # (L, 1, R, 2 patterns)
-    batch = resampling.batch_size(both_refs.size * 2)
-    nulls = []
-    for start in range(0, n_permutations, batch):
-        swapped = rng.binomial(patterns.n_units, 0.5, size=(min(batch, n_permutations - start), patterns.n_units.size))
+
+    def null_of(shuffles: slice, chosen: np.ndarray) -> np.ndarray:
+        swapped = rng.binomial(patterns.n_units, 0.5, size=(shuffles.stop - shuffles.start, patterns.n_units.size))
         weights = np.concatenate([patterns.n_units - swapped, swapped], axis=-1)[:, None, :]  # (P, 1, 2 patterns)
         with_a, with_b = paired_xrr(
-            as_given_then_swapped_a, as_given_then_swapped_b, both_refs, patterns.metric, weights
+            as_given_then_swapped_a, as_given_then_swapped_b, both_refs[:, :, chosen], patterns.metric, weights
         )
-        nulls.append(with_a.xrr - with_b.xrr)
-    return resampling.permutation_p_values(observed, np.concatenate(nulls))
+        return with_a.xrr - with_b.xrr  # (P, chosen)
+
+    def elements_per_shuffle(n_references: int) -> int:
+        return 2 * both_refs[:, :, :1].size * n_references
+
+    return resampling.sequential_test(observed, null_of, n_permutations, elements_per_shuffle, stop_at)
 
 
 def pair_rows(task: JudgeQuestion, a: int, b: int, settings: MonteCarloSettings) -> pd.DataFrame:
@@ -118,7 +129,7 @@ def pair_rows(task: JudgeQuestion, a: int, b: int, settings: MonteCarloSettings)
             resampling.generator(settings.seed, *name, "paired bootstrap"),
             settings.n_bootstrap,
         )
-        p_values = difference_p_values(
+        test = difference_test(
             counts_a,
             counts_b,
             references,
@@ -131,9 +142,26 @@ def pair_rows(task: JudgeQuestion, a: int, b: int, settings: MonteCarloSettings)
         rows = rows.assign(
             xrr_difference_ci_low=np.where(no_difference, np.nan, low),
             xrr_difference_ci_high=np.where(no_difference, np.nan, high),
-            difference_p=p_values,
+            difference_p=test.p_values,
         )
-    return rows[rows["n_units"] > 0].assign(question_id=question.question_id)
+    return rows[rows["n_units"] > 0].assign(**dict(zip(SLOT, question.name)))
+
+
+def judged_question_rows(
+    judged: JudgedQuestion, settings: MonteCarloSettings, stored: memo.Memo | None = None
+) -> list[pd.DataFrame]:
+    """Every two judges' rows of the question, each pair's from its own task (the rows `stored`
+    holds where they were computed from the same inputs): a pair's figures depend on no other judge."""
+    rows = []
+    for pair in combinations(judged.judges, 2):
+        task = judged.task(pair)
+        if stored is None:
+            rows.append(pair_rows(task, 0, 1, settings))
+            continue
+        fingerprint = memo.fingerprint(inputs_of(task, settings))
+        slot = (*pair, *task.question.name)
+        rows.append(stored.rows(slot, fingerprint, lambda task=task: pair_rows(task, 0, 1, settings)))
+    return rows
 
 
 def question_rows(task: JudgeQuestion, settings: MonteCarloSettings) -> list[pd.DataFrame]:

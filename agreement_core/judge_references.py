@@ -2,15 +2,16 @@
 references, each split by the agreement's rater groups where its raters have them) and the judges'
 values, on one axis of units and labels (`JudgeQuestion`), ready for `agreement_core.judges`."""
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import duckdb
 import numpy as np
 import pandas as pd
 
-from agreement_core import maths, resampling
+from agreement_core import maths, memo, resampling
 from agreement_core.group_figures import EVERY_RATER, Question
+from agreement_core.settings import MonteCarloSettings
 
 # a base reference's own row: reference_dimension is its name, reference_value this
 WHOLE_REFERENCE = "all"
@@ -166,13 +167,34 @@ def group_references(base: BaseReference, dimension: str, members: pd.DataFrame)
     return references
 
 
+@dataclass
+class JudgedQuestion:
+    """A question's human references and judges' values as the models read them, from which the
+    task of any of its judges is made (`task`): the figures of a judge, or of two, are computed
+    from their own task, so that they depend on no other judge (`agreement_core.memo`)."""
+
+    question: Question
+    references: pd.DataFrame  # unit_id, rater_id (−1: none), ceiling_rater, reference, value_code
+    judge_values: pd.DataFrame  # judge, unit_id, value
+    groups: pd.DataFrame  # group_id, group_dimension, group_value, rater_id
+
+    @property
+    def judges(self) -> list[str]:
+        return sorted(self.judge_values["judge"].unique())
+
+    def task(self, judges: Sequence[str] | None = None) -> JudgeQuestion:
+        """The task of the given judges (default every judge of the question)."""
+        values = self.judge_values if judges is None else self.judge_values[self.judge_values["judge"].isin(judges)]
+        return judge_question(self.question, self.references, values, self.groups)
+
+
 def judged_questions(
     judgements: duckdb.DuckDBPyRelation,
     references: duckdb.DuckDBPyRelation,
     groups: pd.DataFrame,
     questions: dict[int, Question],
     least_judges: int = 1,
-) -> Iterator[JudgeQuestion]:
+) -> Iterator[JudgedQuestion]:
     """Each question that at least `least_judges` judges judged, one at a time (memory holds one
     question's values): `judgements` (judge, question_id, unit_id, judge_value) and `references`
     as `int_judges__judgements` and `int_judges__reference_values` hold them."""
@@ -185,4 +207,39 @@ def judged_questions(
         human = references.filter(of_question).project(
             "unit_id, coalesce(rater_id, -1) as rater_id, ceiling_rater, reference, value_code"
         )
-        yield judge_question(questions[question_id], human.df(), judge_values, groups)
+        yield JudgedQuestion(questions[question_id], human.df(), judge_values, groups)
+
+
+def inputs_of(task: JudgeQuestion, settings: MonteCarloSettings) -> list[object]:
+    """Everything a task's figures are computed from, for its fingerprint (`agreement_core.memo`):
+    the question on the task's label axis, the judges and their values, each base reference's
+    values and its raters' groups, and the Monte Carlo it gets. Units and raters are numbered in
+    the order of their keys (ranks, not the warehouse's ids: another source's reload renumbers
+    none of them)."""
+    question = task.question
+    bases = {reference.base.name: reference.base for reference in task.references}
+    dimensions = sorted(task.dimensions.items(), key=lambda item: item[0])
+    return [
+        question.name,
+        question.codes,
+        question.level,
+        task.judges,
+        list(np.nonzero(task.judge_counts)),
+        [base_inputs(base) for _, base in sorted(bases.items())],
+        [dimension_inputs(bases[base], dimension, members) for (base, dimension), members in dimensions],
+        settings.draws_of(question.source, question.scope, question.question),
+    ]
+
+
+def base_inputs(base: BaseReference) -> list[object]:
+    """A base reference's values as (unit, rater rank, ceiling rater, label) numbers, in any order."""
+    rater_ranks = np.unique(base.rater_ids, return_inverse=True)[1]
+    values = memo.sorted_rows(base.unit_index, rater_ranks, base.ceiling_index, base.label_index)
+    return [base.name, base.n_units, *values]
+
+
+def dimension_inputs(base: BaseReference, dimension: str, members: pd.DataFrame) -> list[object]:
+    """A dimension's groups among a base reference's raters: their names and (group, rater rank) members."""
+    rater_ranks = np.searchsorted(np.unique(base.rater_ids), members["rater_id"].to_numpy())
+    names = members.drop_duplicates("group_number").sort_values("group_number")["group_value"].to_numpy(dtype=object)
+    return [base.name, dimension, names, *memo.sorted_rows(members["group_number"].to_numpy(), rater_ranks)]

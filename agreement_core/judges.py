@@ -9,20 +9,24 @@ A reference is a set of human values on the units: a source's base references (D
 agreement's rater groups where its raters have them (DICES's demographics)."""
 
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 import scipy.stats
 
-from agreement_core import maths, resampling
-from agreement_core.judge_references import JudgeQuestion, Reference
+from agreement_core import maths, memo, resampling
+from agreement_core.group_figures import SLOT
+from agreement_core.judge_references import JudgedQuestion, JudgeQuestion, Reference, inputs_of
 from agreement_core.settings import MonteCarloSettings
 
 # the human ceiling counts the reference's raters with at least this many units beside the others
 MIN_CEILING_UNITS = 10
+# a judge's rows of a question are stored, reused and replaced together (`agreement_core.memo`)
+JUDGE_SLOT = ["judge", *SLOT]
 COLUMNS = {
-    "judge": "string",
-    "question_id": "int32",
+    # "string", not object: an empty frame's columns would reach DuckDB as INTEGER
+    **dict.fromkeys(JUDGE_SLOT, "string"),
     "reference_dimension": "string",
     "reference_value": "string",
     "n_units": "int64",
@@ -42,6 +46,8 @@ COLUMNS = {
     "alignment": "float64",
     "alignment_p": "float64",
     "alignment_q": "float64",
+    memo.FINGERPRINT: "string",
+    memo.COMPUTED_AT: "datetime64[us]",
 }
 
 
@@ -166,12 +172,21 @@ def xrr_intervals(task: JudgeQuestion, settings: MonteCarloSettings) -> tuple[np
     return low, high
 
 
-def alignment_tests(task: JudgeQuestion, settings: MonteCarloSettings) -> tuple[np.ndarray, np.ndarray]:
-    """The alignment's permutation p (the group labels of a dimension shuffled among the base
-    reference's raters, sizes kept: the same shuffles for every judge) and its Benjamini–Hochberg q
-    over the groups of one judge and dimension. Arrays `(judges, references)`, NaN for base references."""
+@dataclass
+class AlignmentTests:
+    """The alignment's permutation p and its Benjamini–Hochberg q, and the shuffles each p counts
+    (`resampling.SequentialTest`): arrays `(judges, references)`, NaN (0 shuffles) for base references."""
+
+    p_values: np.ndarray
+    q_values: np.ndarray
+    n_shuffles: np.ndarray
+
+
+def alignment_tests(task: JudgeQuestion, settings: MonteCarloSettings, *, stop_at: int | None = None) -> AlignmentTests:
+    """The alignment's permutation p of every judge and group reference (`dimension_test`), and its
+    Benjamini–Hochberg q over the groups of one judge and dimension."""
     shape = (len(task.judges), len(task.references))
-    p_values, q_values = np.full(shape, np.nan), np.full(shape, np.nan)
+    tests = AlignmentTests(np.full(shape, np.nan), np.full(shape, np.nan), np.zeros(shape, dtype=np.int64))
     for (base_name, dimension), members in task.dimensions.items():
         numbers = np.array(
             [
@@ -180,17 +195,37 @@ def alignment_tests(task: JudgeQuestion, settings: MonteCarloSettings) -> tuple[
                 if r.is_group and r.base.name == base_name and r.dimension == dimension
             ]
         )
-        base = task.references[numbers[0]].base
-        rater_values = base.dimension_values(members)
-        rng = resampling.generator(settings.seed, *task.question.name, base_name, dimension, "alignment")
-        shuffled = rng.permuted(np.tile(rater_values.rater_groups, (settings.n_permutations, 1)), axis=1)
-        null = permuted_alignments(task, rater_values, base.counts(), shuffled)  # (P, J, G)
-        group = task.stacked([task.references[n] for n in numbers])
-        observed = alignment_of(*alignments_with(task.judge_counts, group, base.counts(), task.metric))  # (J, G)
+        test = dimension_test(task, numbers, members, settings, stop_at)
+        tests.p_values[:, numbers], tests.n_shuffles[:, numbers] = test.p_values, test.n_shuffles
         for judge in range(len(task.judges)):
-            p_values[judge, numbers] = resampling.permutation_p_values(observed[judge], null[:, judge])
-            q_values[judge, numbers] = resampling.benjamini_hochberg(p_values[judge, numbers])
-    return p_values, q_values
+            tests.q_values[judge, numbers] = resampling.benjamini_hochberg(test.p_values[judge])
+    return tests
+
+
+def dimension_test(
+    task: JudgeQuestion, numbers: np.ndarray, members: pd.DataFrame, settings: MonteCarloSettings, stop_at: int | None
+) -> resampling.SequentialTest:
+    """The alignment test of every judge with the groups of one dimension (reference `numbers`, in
+    group-number order; `members` as `JudgeQuestion.dimensions`): the group labels shuffled among the
+    base reference's raters, sizes kept, the same shuffles for every judge; sequential
+    (`resampling.sequential_test`, `stop_at` as there): a group's shuffles stop being computed once
+    every judge's p with it is decided. Arrays `(judges, groups)`."""
+    first = task.references[numbers[0]]
+    base = first.base
+    rater_values = base.dimension_values(members)
+    rng = resampling.generator(settings.seed, *task.question.name, base.name, first.dimension, "alignment")
+    shuffled = rng.permuted(np.tile(rater_values.rater_groups, (settings.n_permutations, 1)), axis=1)
+    base_counts = base.counts()
+    group = task.stacked([task.references[n] for n in numbers])
+    observed = alignment_of(*alignments_with(task.judge_counts, group, base_counts, task.metric))  # (J, G)
+
+    def null_of(shuffles: slice, groups: np.ndarray) -> np.ndarray:
+        return permuted_alignments(task, rater_values, base_counts, shuffled[shuffles], groups)
+
+    def elements_per_shuffle(n_groups: int) -> int:
+        return rater_values.n_labels * n_groups * rater_values.n_units * (1 + len(task.judges))
+
+    return resampling.sequential_test(observed, null_of, settings.n_permutations, elements_per_shuffle, stop_at)
 
 
 def alignments_with(
@@ -209,23 +244,40 @@ def alignments_with(
 
 
 def permuted_alignments(
-    task: JudgeQuestion, rater_values: resampling.RaterValues, base_counts: np.ndarray, shuffled: np.ndarray
+    task: JudgeQuestion,
+    rater_values: resampling.RaterValues,
+    base_counts: np.ndarray,
+    shuffled: np.ndarray,
+    groups: np.ndarray | None = None,
 ) -> np.ndarray:
-    """`(permutations, judges, groups)`: each judge's alignment with each group under each shuffle."""
-    per_permutation = rater_values.n_labels * rater_values.n_groups * rater_values.n_units * (1 + len(task.judges))
-    batch = resampling.batch_size(per_permutation)
-    nulls = []
-    for start in range(0, len(shuffled), batch):
-        group = rater_values.group_counts(shuffled[start : start + batch])  # (L, P, G, U)
-        nulls.append(alignment_of(*alignments_with(task.judge_counts, group, base_counts, task.metric)))
-    return np.concatenate(nulls)
+    """`(permutations, judges, groups)`: each judge's alignment with each of the given groups
+    (default every group) under each shuffle (`shuffled` `(permutations, raters)`)."""
+    group = rater_values.group_counts(shuffled, groups)  # (L, P, G, U)
+    return alignment_of(*alignments_with(task.judge_counts, group, base_counts, task.metric))
 
 
 # ------------------------------------------------------------------------------------------ rows
 
 
+def judged_question_rows(
+    judged: JudgedQuestion, settings: MonteCarloSettings, stored: memo.Memo | None = None
+) -> pd.DataFrame:
+    """Every judge's rows of the question, each judge's from its own task (the rows `stored` holds
+    where they were computed from the same inputs): a judge's figures depend on no other judge."""
+    rows = []
+    for judge in judged.judges:
+        task = judged.task([judge])
+        if stored is None:
+            rows.append(question_rows(task, settings))
+            continue
+        fingerprint = memo.fingerprint(inputs_of(task, settings))
+        slot = (judge, *task.question.name)
+        rows.append(stored.rows(slot, fingerprint, lambda task=task: question_rows(task, settings)))
+    return pd.concat(rows, ignore_index=True)
+
+
 def question_rows(task: JudgeQuestion, settings: MonteCarloSettings) -> pd.DataFrame:
-    """One row per (judge, reference) of the question: `COLUMNS` but question_id."""
+    """One row per (judge, reference) of the question: `COLUMNS` but the fingerprint's."""
     cross = cross_with_references(task)
     n_judges, n_references = cross.xrr.shape
     with_rest = cross_with_rests(task)
@@ -249,14 +301,14 @@ def question_rows(task: JudgeQuestion, settings: MonteCarloSettings) -> pd.DataF
     question = task.question
     if settings.wants(question.source, question.scope, question.question):
         low, high = xrr_intervals(task, settings)
-        p_values, q_values = alignment_tests(task, settings)
+        tests = alignment_tests(task, settings)
         rows = rows.assign(
             xrr_ci_low=np.where(np.isnan(cross.xrr), np.nan, low).ravel(),
             xrr_ci_high=np.where(np.isnan(cross.xrr), np.nan, high).ravel(),
-            alignment_p=p_values.ravel(),
-            alignment_q=q_values.ravel(),
+            alignment_p=tests.p_values.ravel(),
+            alignment_q=tests.q_values.ravel(),
         )
-    return rows.assign(question_id=question.question_id)
+    return rows.assign(**dict(zip(SLOT, question.name)))
 
 
 def as_result(rows: list[pd.DataFrame]) -> pd.DataFrame:

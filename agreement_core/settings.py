@@ -35,6 +35,13 @@ class MonteCarloSettings:
     def wants(self, source: str, scope: str, question: str) -> bool:
         return self.enabled and any(fnmatchcase(f"{source}/{scope}/{question}", p) for p in self.questions)
 
+    def draws_of(self, source: str, scope: str, question: str) -> tuple[int, int, int] | None:
+        """What the question's Monte Carlo draws with (seed, draws, shuffles), None where it gets
+        none: what of the settings its figures depend on (their fingerprint, `agreement_core.memo`)."""
+        if not self.wants(source, scope, question):
+            return None
+        return (self.seed, self.n_bootstrap, self.n_permutations)
+
     def unmatched(self, questions: Iterable[tuple[str, str]]) -> list[str]:
         """The patterns that match none of the given (source, question), whatever the scope."""
         questions = list(questions)

@@ -50,7 +50,7 @@ DB_NAME = "bench.duckdb"
 BUILT_DB_NAME = "built.duckdb"
 BUILT_MANIFEST_NAME = "built-manifest.json"
 # paths that start from the warehouse (b) built: they run after it at each scale
-NEEDS_A_BUILD = ("build_incremental", "build_floor", "judges_ingest", "build_with_judges")
+NEEDS_A_BUILD = ("build_incremental", "build_floor", "judges_ingest", "build_with_judges", "build_with_sample_judges")
 # the judge paths: this many judges, each judging every unit of the three datasets (bench_judges.py)
 BENCH_JUDGES = 20
 REDIAL_ZIP = Path("redial") / "redial_dataset.zip"
@@ -146,7 +146,7 @@ def all_paths() -> list[BenchPath]:
         ),
         BenchPath(
             "build_incremental",
-            "(b″) dwh build after a ReDial reload (incremental)",
+            "(b″) dwh build after reloading the same ReDial release (incremental)",
             lambda sample, db: [*dwh_command(), "build"],
         ),
         BenchPath(
@@ -157,6 +157,11 @@ def all_paths() -> list[BenchPath]:
         BenchPath(
             "build_with_judges",
             f"(g) dwh build after loading the {BENCH_JUDGES} judges (incremental)",
+            lambda sample, db: [*dwh_command(), "build"],
+        ),
+        BenchPath(
+            "build_with_sample_judges",
+            "(h) dwh build after loading the sample's five judges (incremental)",
             lambda sample, db: [*dwh_command(), "build"],
         ),
         BenchPath(
@@ -322,6 +327,11 @@ def bench_path(path: BenchPath, scale: int, sample_dir: Path, work_dir: Path, ru
             if not reload_redial(sample_dir, work_dir, database, index):
                 result.setup_error = "setup `dwh ingest --redial` failed"
                 return result
+        elif path.key == "build_with_sample_judges":
+            shutil.copyfile(built, database)
+            if not load_sample_judges(sample_dir, work_dir, database, index):
+                result.setup_error = "setup `dwh ingest --judges` of the sample's judges failed"
+                return result
         elif path.key in ("judges_ingest", "build_with_judges"):
             shutil.copyfile(built, database)
             if not prepare_judges(work_dir, database, index, load=path.key == "build_with_judges"):
@@ -367,9 +377,21 @@ def prepare_judges(work_dir: Path, database: Path, index: int, load: bool) -> bo
     return run.ok
 
 
+def load_sample_judges(sample_dir: Path, work_dir: Path, database: Path, index: int) -> bool:
+    """An untimed `dwh ingest --judges` of the five judges `dwh sample` writes into a built warehouse."""
+    log_path = work_dir / "logs" / f"build_with_sample_judges-setup{index}.log"
+    run = measured_run(
+        [*dwh_command(), "ingest", "--judges", str(sample_dir / "judges")], bench_env(work_dir, database), log_path
+    )
+    if not run.ok:
+        show_failure(log_path)
+    return run.ok
+
+
 def reload_redial(sample_dir: Path, work_dir: Path, database: Path, index: int) -> bool:
     """An untimed `dwh ingest --redial` of the same release into a built warehouse: a new load of one
-    source, which the next `dwh build` rebuilds incrementally (the same work as for a changed release)."""
+    source with the same data, which the next `dwh build` sees as such (it rebuilds the load
+    bookkeeping, and no figure is computed again)."""
     log_path = work_dir / "logs" / f"build_incremental-setup{index}.log"
     command = [*dwh_command(), "ingest", "--redial", str(sample_dir / REDIAL_ZIP)]
     run = measured_run(command, bench_env(work_dir, database), log_path)

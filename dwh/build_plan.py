@@ -1,13 +1,14 @@
-"""What `dwh build` must rebuild: everything, or only what depends on the sources loaded since.
+"""What `dwh build` must rebuild: everything, or only what depends on the sources whose data changed.
 
-Every passing build records, in `raw.warehouse_builds`, the load each
-source was built from (with its raw tables' row counts, so that rows changed by hand are noticed
-too) and a fingerprint of the dbt project. The next `dwh build` compares: a source whose latest
-finished load is another one, or whose raw tables hold another number of rows, has changed, and only the models
-and tests downstream of the changed sources (and of the load bookkeeping every load changes) are rebuilt,
-with dbt's own selection (`--select source:redial+ source:ingest+`). Everything else in the
-warehouse was built from the same raw data and the same project, so it is already what a full
-build would make. A changed project, no earlier build, or `--full` rebuilds everything."""
+Every passing build records, in `raw.warehouse_builds`, the state of each source's raw data it was
+built from (a digest of its raw tables' rows, load ids left out, and their row count), the latest
+load (the load bookkeeping) and a fingerprint of the dbt project. The next `dwh build` compares: a
+source whose raw rows differ (a load that brought other data, rows changed by hand) has changed, and
+only the models and tests downstream of the changed sources and of the load bookkeeping are
+rebuilt, with dbt's own selection (`--select source:redial+ source:ingest+`). Reloading a release
+with the same content changes only the bookkeeping (`source:ingest+`, a few nodes). Everything else
+in the warehouse was built from the same raw data and the same project, so it is already what a
+full build would make. A changed project, no earlier build, or `--full` rebuilds everything."""
 
 import hashlib
 import json
@@ -30,19 +31,25 @@ PROJECT_PARTS = (
     # the statistics the agreement models' Python runs
     "agreement_core",
 )
-# the bookkeeping tables (dbt source `ingest`) change with every load, whatever it loaded
+# the bookkeeping tables (dbt source `ingest`) change with every load, whatever it loaded: their
+# state is the latest finished load
 BOOKKEEPING_SOURCE = "ingest"
+# a column every raw table has that says which load landed a row, not what the row holds
+LOAD_COLUMN = "load_id"
 
 
 @dataclass(frozen=True)
 class BuildPlan:
     """The selection a default `dwh build` runs, and what it records once it passed."""
 
-    source_loads: dict[str, str]  # source -> "<latest finished load that landed it> (<raw rows> rows)"
+    source_loads: dict[str, str]  # source -> "<digest of its raw rows> (<raw rows> rows)"; ingest -> latest load
     fingerprint: str  # the project's, then the build's dbt arguments when it has any (build_fingerprint)
     changed_sources: list[str] | None  # None: rebuild everything
     # the dbt arguments the last recorded build ran with, when they differ from this one's
     other_arguments_before: list[str] | None = None
+    # `dwh build --full`: the figures stored from earlier builds are computed again too (dbt's
+    # --full-refresh of the incremental models, `agreement_core.memo`)
+    recompute: bool = False
 
     @property
     def is_full(self) -> bool:
@@ -53,12 +60,20 @@ class BuildPlan:
         return self.changed_sources == []
 
     def dbt_selection(self) -> list[str]:
-        """`dbt build` arguments for this plan (none for a full build)."""
+        """`dbt build` arguments for this plan (none for a full build, `--full-refresh` for `--full`)."""
+        if self.recompute:
+            return ["--full-refresh"]
         if not self.changed_sources:
             return []
-        return ["--select", *(f"source:{source}+" for source in [*self.changed_sources, BOOKKEEPING_SOURCE])]
+        return ["--select", *(f"source:{source}+" for source in [*self.data_sources_changed, BOOKKEEPING_SOURCE])]
+
+    @property
+    def data_sources_changed(self) -> list[str]:
+        return [source for source in self.changed_sources or [] if source != BOOKKEEPING_SOURCE]
 
     def describe(self) -> str:
+        if self.recompute:
+            return "full build, every figure computed again (--full)"
         if self.is_full and self.other_arguments_before:
             return (
                 f"full build (the last build ran with the dbt arguments {' '.join(self.other_arguments_before)}: "
@@ -68,8 +83,13 @@ class BuildPlan:
             return "full build"
         if self.has_nothing_to_do:
             return "nothing was loaded or changed, and the project is unchanged, since the last build"
+        if self.changed_sources == [BOOKKEEPING_SOURCE]:
+            return (
+                "incremental build: only the load bookkeeping "
+                "(what was loaded since the last build holds the same data)"
+            )
         return (
-            f"incremental build: only what depends on {', '.join(self.changed_sources)} "
+            f"incremental build: only what depends on {', '.join(self.data_sources_changed)} "
             "(loaded or changed since the last build)"
         )
 
@@ -91,17 +111,16 @@ def is_compiled(path: Path) -> bool:
     return "__pycache__" in path.parts or path.suffix == ".pyc"
 
 
-LATEST_LOADS_SQL = """
-    select source, arg_max(load_id, finished_at)
-    from (select load_id, finished_at, unnest(sources) as source from raw.ingest_loads where finished_at is not null)
-    group by source"""
+LOADED_SOURCES_SQL = """
+    select distinct unnest(sources) as source from raw.ingest_loads where finished_at is not null order by source"""
 
 LAST_BUILD_SQL = """
     select project_fingerprint, source_loads from raw.warehouse_builds order by built_at desc limit 1"""
 
 
 def source_states(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
-    """Per loaded source: its latest finished load and the rows of its raw tables (`raw.<source>_*`)."""
+    """Per loaded source: a digest of its raw tables' rows (`raw.<source>_*`, whoever landed them)
+    and their count; and the latest finished load, the state of the load bookkeeping."""
     tables = [
         name
         for (name,) in con.execute(
@@ -109,14 +128,34 @@ def source_states(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
         ).fetchall()
     ]
     states = {}
-    for source, load_id in con.execute(LATEST_LOADS_SQL).fetchall():
-        rows = sum(
-            con.execute(f'select count(*) from raw."{table}"').fetchone()[0]
-            for table in tables
-            if table.startswith(source + "_")
-        )
-        states[source] = f"{load_id} ({rows} rows)"
+    for (source,) in con.execute(LOADED_SOURCES_SQL).fetchall():
+        digests = [table_digest(con, table) for table in tables if table.startswith(source + "_")]
+        digest = hashlib.sha256(" ".join(text for text, _ in digests).encode()).hexdigest()[:32]
+        states[source] = f"{digest} ({sum(rows for _, rows in digests)} rows)"
+    latest = con.execute(
+        "select arg_max(load_id, finished_at) from raw.ingest_loads where finished_at is not null"
+    ).fetchone()
+    if latest and latest[0]:
+        states[BOOKKEEPING_SOURCE] = latest[0]
     return states
+
+
+def table_digest(con: duckdb.DuckDBPyConnection, table: str) -> tuple[str, int]:
+    """A raw table's rows, in any order, as a sum of DuckDB's hashes of every column but the load's
+    id (a reload of the same data digests the same), and their count."""
+    columns = [
+        name
+        for (name,) in con.execute(
+            "select column_name from duckdb_columns() where schema_name = 'raw' and table_name = ? "
+            "and column_name <> ? order by column_index",
+            [table, LOAD_COLUMN],
+        ).fetchall()
+    ]
+    hashed = ", ".join(f'"{column}"' for column in columns)
+    rows, total = con.execute(
+        f'select count(*), coalesce(sum(hash({hashed})::hugeint) % 18446744073709551616, 0) from raw."{table}"'
+    ).fetchone()
+    return f"{table}:{rows}:{total}", rows
 
 
 def build_fingerprint(project: str, dbt_args: list[str]) -> str:
@@ -144,7 +183,7 @@ def plan_build(con: duckdb.DuckDBPyConnection, full: bool = False, dbt_args: lis
     last = con.execute(LAST_BUILD_SQL).fetchone() if recorded else None
     if full or last is None or last[0] != fingerprint:
         before = arguments_of(last[0]) if last else []
-        return BuildPlan(source_loads, fingerprint, None, before if before != (dbt_args or []) else None)
+        return BuildPlan(source_loads, fingerprint, None, before if before != (dbt_args or []) else None, full)
     built_from = dict(last[1])
     changed = sorted(
         source

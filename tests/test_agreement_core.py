@@ -1,11 +1,13 @@
 """`agreement_core` on its own: a package apart from the `dwh` command, its vars checked with one
-line each, its ratio level equal to the `krippendorff` package, and the per-group counts of the
-permutation test equal to counting each group's values one by one."""
+line each, its ratio level equal to the `krippendorff` package, the per-group counts of the
+permutation test equal to counting each group's values one by one, and the sequential permutation
+test (`resampling.sequential_test`) equal to counting shuffle by shuffle."""
 
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -138,6 +140,81 @@ def test_the_permutation_counts_equal_each_groups_values_counted_one_by_one() ->
             members = values[labels == group]
             expected = np.stack([(members == label).sum(axis=0) for label in range(3)])
             assert np.array_equal(counted[:, permutation, group], expected)
+    # some of the groups, in the order asked: what a sequential test computes for the groups still open
+    assert np.array_equal(rater_values.group_counts(shuffled, np.array([2, 0])), counted[:, :, [2, 0]])
+
+
+def test_the_stopping_count_keeps_every_decision_at_0_05() -> None:
+    """`stopping_count`'s derivation, in exact fractions for every P up to 5000: a stopped p is above
+    0.05, every full p ≤ 0.05 has a smaller tail count below h (so it is never stopped), and no
+    smaller h would keep them all (h saves as much as the promise allows)."""
+    level = Fraction(1, 20)
+    assert resampling.SIGNIFICANCE == level and resampling.stopping_count(1000) == 25
+    for n_permutations in range(1, 5001):
+        h = resampling.stopping_count(n_permutations)
+        assert Fraction(2 * (1 + h), 1 + n_permutations) > level  # the least p a stopped figure can have
+        significant = [c for c in range(n_permutations + 1) if Fraction(2 * (1 + c), 1 + n_permutations) <= level]
+        assert h == (max(significant) + 1 if significant else 1)
+
+
+def sequential_by_hand(observed: float, null: np.ndarray, stop_at: int) -> tuple[float, int]:
+    """The p and the shuffles counted, one shuffle at a time: stop at the first whose smaller tail
+    count reaches `stop_at`, else count all; p = min(1, 2 · min(p_low, p_high)) of those counted."""
+    if np.isnan(observed):
+        return np.nan, 0
+    n = n_valid = at_least = at_most = 0
+    for value in null:
+        n += 1
+        if not np.isnan(value):
+            n_valid += 1
+            at_least += value >= observed - resampling.TIE_TOLERANCE
+            at_most += value <= observed + resampling.TIE_TOLERANCE
+        if min(at_least, at_most) >= stop_at:
+            break
+    return min(1.0, 2 * min((1 + at_most) / (1 + n_valid), (1 + at_least) / (1 + n_valid))), n
+
+
+class Recorder:
+    """A null given in advance, handed out as a sequential test asks for it; what it was asked for."""
+
+    def __init__(self, null: np.ndarray) -> None:
+        self.null = null
+        self.asked: list[tuple[slice, np.ndarray]] = []
+
+    def __call__(self, shuffles: slice, items: np.ndarray) -> np.ndarray:
+        self.asked.append((shuffles, items))
+        return self.null[shuffles][..., items]
+
+
+def test_a_sequential_test_stops_each_figure_where_counting_one_by_one_stops_it(monkeypatch) -> None:
+    """`sequential_test` on nulls given in advance (ties, missing figures, a NaN observed figure):
+    each figure stops at the first shuffle whose smaller tail count reaches h, with the two-sided p of
+    the shuffles up to it; a figure never stopped has the p of all P; batches of any size give the
+    same; an item (the last axis) is computed only while one of its figures is open."""
+    rng = np.random.default_rng(21)
+    n_permutations = 300
+    null = rng.normal(size=(n_permutations, 3, 6)).round(1)  # rounded: ties
+    null[rng.random(null.shape) < 0.05] = np.nan
+    observed = rng.normal(scale=1.5, size=(3, 6)).round(1)
+    observed[:, 0] = [2.9, -3.1, 2.7]  # an item never stopped
+    observed[1, 3] = np.nan
+    h = resampling.stopping_count(n_permutations)
+    expected = np.array(
+        [sequential_by_hand(observed[i], null[:, *i], h) for i in np.ndindex(observed.shape)], dtype=object
+    )
+    for budget in (resampling.BATCH_ELEMENTS, 60, 7):
+        monkeypatch.setattr(resampling, "BATCH_ELEMENTS", budget)
+        null_of = Recorder(null)
+        test = resampling.sequential_test(observed, null_of, n_permutations, lambda n_items: 3 * n_items)
+        asked = null_of.asked
+        assert np.array_equal(test.p_values.ravel(), expected[:, 0].astype(float), equal_nan=True)
+        assert np.array_equal(test.n_shuffles.ravel(), expected[:, 1].astype(int))
+        assert (test.n_shuffles[:, 0] == n_permutations).all() and (test.n_shuffles < n_permutations).sum() >= 8
+        assert [shuffles.start for shuffles, _ in asked] == [0, *[shuffles.stop for shuffles, _ in asked[:-1]]]
+        for shuffles, items in asked:  # asked for open items only
+            assert (test.n_shuffles[:, items] > shuffles.start).any(axis=0).all()
+        assert (test.n_computed >= test.n_shuffles.max(axis=0)).all()
+    assert len(asked) > 10  # the last budget: many small batches
 
 
 def test_the_build_fingerprint_reads_the_package_source_not_its_bytecode(tmp_path) -> None:

@@ -4,7 +4,8 @@ and the deterministic figures beside them against independent numpy / scipy code
 Monte Carlo figures cannot equal another program's to 1e-9, so these tests check what they promise:
 the same seed gives the same figures; another seed gives figures within their Monte Carlo error; with
 no group effect the permutation p-values are uniform, with a planted one they are small; the
-bootstrap interval covers the population's α about 95% of the time. Most run `agreement_core`
+sequential permutation test keeps every decision at 0.05 of the test of all P shuffles and stops
+early; the bootstrap interval covers the population's α about 95% of the time. Most run `agreement_core`
 directly on generated numpy arrays (fast); the last ones read one built sample warehouse.
 """
 
@@ -97,15 +98,32 @@ def test_benjamini_hochberg_equals_scipy() -> None:
 # ------------------------------------------------------------------------------ reproducibility
 
 
-def permutation_test(values: np.ndarray, groups: np.ndarray, seed: int, n_permutations: int = 200):
-    """GRASP's test of the groups (one number per rater) of a raters × units matrix of label numbers."""
+def permutation_test(
+    values: np.ndarray, groups: np.ndarray, seed: int, n_permutations: int = 200, stop_at: int | None = None
+) -> resampling.PermutationTest:
+    """GRASP's test of the groups (one number per rater) of a raters × units matrix of label numbers:
+    sequential as the marts compute it, or with `stop_at` above P the test of all P shuffles."""
     raters, units = np.nonzero(values >= 0)
     labels = values[raters, units]
     rater_values = resampling.RaterValues(labels, raters, units, groups, n_labels=3, n_units=values.shape[1])
     all_counts = maths.one_hot_counts(units, labels, values.shape[1], 3)
     observed = maths.group_figures(rater_values.group_counts(groups[None, :])[:, 0], all_counts, NOMINAL_3)
     rng = resampling.generator(seed, "test")
-    return resampling.group_permutation_test(observed, rater_values, all_counts, NOMINAL_3, rng, n_permutations)
+    return resampling.group_permutation_test(
+        observed, rater_values, all_counts, NOMINAL_3, rng, n_permutations, stop_at=stop_at
+    )
+
+
+def within_monte_carlo_error(p: np.ndarray, p_other: np.ndarray, n_permutations: int) -> np.ndarray:
+    """Whether two seeds' p of the same figures differ by less than 5 standard errors of a difference.
+    Of all P shuffles: p = 2 p₁ with p₁ the one-sided share, a standard error of 2 √(p₁ (1 − p₁) / P).
+    Above 0.05 the sequential test's p is 2 (1 + h) / (1 + n), n the shuffles it took to find h in
+    its smaller tail: negative binomial, so log n (and log p) has a standard error of about 1 / √h."""
+    exact = np.sqrt(np.maximum(p * (2 - p), 0.01) / n_permutations)
+    log_error = 1 / np.sqrt(resampling.stopping_count(n_permutations))
+    return (np.abs(p - p_other) <= 5 * np.sqrt(2) * exact) | (
+        np.abs(np.log(p) - np.log(p_other)) <= 5 * np.sqrt(2) * log_error
+    )
 
 
 def test_the_same_seed_gives_identical_figures_and_another_seed_figures_within_their_error() -> None:
@@ -115,10 +133,9 @@ def test_the_same_seed_gives_identical_figures_and_another_seed_figures_within_t
     first, again, other = (permutation_test(values, groups, seed, 400) for seed in (1, 1, 2))
     for name in ("alpha_p", "xrr_p", "gai_p"):
         assert np.array_equal(getattr(first, name), getattr(again, name))
-        # p = 2 p₁ with p₁ the one-sided share of P permutations: a standard error of 2 √(p₁ (1 − p₁) / P)
         p, p_other = getattr(first, name), getattr(other, name)
-        error = np.sqrt(np.maximum(p * (2 - p), 0.01) / 400)
-        assert (np.abs(p - p_other) <= 5 * error * np.sqrt(2)).all(), (name, p, p_other)
+        assert within_monte_carlo_error(p, p_other, 400).all(), (name, p, p_other)
+    assert np.array_equal(first.n_shuffles, again.n_shuffles)
 
     group_counts = one_hot(values, 3)
     by_group = np.stack([group_counts[:, groups == g].sum(axis=1) for g in range(4)], axis=1)
@@ -136,21 +153,113 @@ def test_the_same_seed_gives_identical_figures_and_another_seed_figures_within_t
 # ----------------------------------------------------------------------------- permutation test
 
 
-def test_without_a_group_effect_the_p_values_are_uniform() -> None:
+def test_without_a_group_effect_the_p_values_are_uniform_and_the_sequential_ones_no_smaller() -> None:
     """250 generated rating sets of 3 groups of 10 raters, labels independent of group. One group's
-    p-value per set: the groups of one set share their data, and the KS test needs independent draws."""
+    p-value per set: the groups of one set share their data, and the KS test needs independent draws.
+    The test of all P shuffles gives uniform p-values. The sequential test (the marts') gives the same
+    p ≤ 0.05, and above it estimates that are never too small: P(p ≤ α) ≤ α within Monte Carlo error
+    for every α."""
     rng = np.random.default_rng(2024)
-    p_values = []
+    full, sequential = [], []
     for rating_set in range(250):
         values = ratings_without_group_effect(rng, 30, 40)
         groups = rng.permutation(np.repeat(np.arange(3), 10))
-        p_values.append(permutation_test(values, groups, rating_set, 199).gai_p[0])
-    p_values = np.array(p_values)
-    assert not np.isnan(p_values).any()
-    assert ((p_values > 0) & (p_values <= 1)).all()
-    assert scipy.stats.kstest(p_values, "uniform").pvalue > 0.01
-    # 5% expected; 250 groups: a binomial SD of 1.4 points, so 1% to 10% is about ±3 SD
-    assert 0.01 <= (p_values < 0.05).mean() <= 0.10
+        full.append(permutation_test(values, groups, rating_set, 199, stop_at=200).gai_p[0])
+        sequential.append(permutation_test(values, groups, rating_set, 199).gai_p[0])
+    assert_calibrated(np.array(full), np.array(sequential))
+
+
+def assert_calibrated(full: np.ndarray, sequential: np.ndarray) -> None:
+    """p-values of independent tests without an effect: of all P shuffles uniform (Kolmogorov–Smirnov,
+    and about 5% below 0.05: within ±3 binomial SDs for 150 tests or more); sequential, the same at
+    0.05 or below and never too small: P(p ≤ α) ≤ α within 3 binomial SDs for every α."""
+    n = len(full)
+    assert not np.isnan(full).any() and not np.isnan(sequential).any()
+    assert ((full > 0) & (full <= 1)).all() and ((sequential > 0) & (sequential <= 1)).all()
+    assert scipy.stats.kstest(full, "uniform").pvalue > 0.01
+    assert 0.01 <= (full < 0.05).mean() <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / n)
+    assert_keeps_decisions(full, sequential)
+    for level in (0.01, 0.05, 0.1, 0.2, 0.3, 0.5, 0.8):
+        assert (sequential <= level).mean() <= level + 3 * np.sqrt(level * (1 - level) / n), level
+
+
+def assert_keeps_decisions(
+    p_full: np.ndarray, p: np.ndarray, q_full: np.ndarray | None = None, q: np.ndarray | None = None
+) -> None:
+    """A sequential test's p (and Benjamini–Hochberg q) against the test of all P shuffles: every
+    p ≤ 0.05 the same, exactly; every other p above 0.05; q < 0.05 for the same figures, with the
+    same q (`resampling.stopping_count`)."""
+    significant = p_full <= 0.05
+    assert np.array_equal(p[significant], p_full[significant]), (p, p_full)
+    assert (p[~significant & ~np.isnan(p_full)] > 0.05).all(), (p, p_full)
+    assert np.array_equal(np.isnan(p), np.isnan(p_full))
+    if q is not None:
+        assert np.array_equal(q < 0.05, q_full < 0.05) and np.array_equal(q[q < 0.05], q_full[q_full < 0.05])
+
+
+def rating_sets(rng: np.random.Generator, n_sets: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Rating sets of 6 groups of 10 raters on 60 units, each group sharing a view of its own on a
+    share of its values (0 for most groups, up to 0.4): from no effect through p near 0.05 to p ≈ 0."""
+    groups = np.repeat(np.arange(6), 10)
+    for _ in range(n_sets):
+        values = ratings_without_group_effect(rng, 60, 60)
+        for group in range(6):
+            own_view = ratings_without_group_effect(rng, 1, 60)[0]
+            planted = rng.random((10, 60)) < rng.choice([0, 0, 0, 0.15, 0.25, 0.4])
+            members = values[groups == group]
+            values[groups == group] = np.where(planted & (own_view >= 0), own_view[None, :], members)
+        yield values, groups
+
+
+def test_the_sequential_test_keeps_every_decision_of_the_test_of_all_p_shuffles() -> None:
+    """Every p ≤ 0.05 of all P = 1000 shuffles is the sequential test's, exactly; every other
+    sequential p is above 0.05; a figure never stopped has the p of all P; Benjamini–Hochberg's
+    q < 0.05 over a set's groups are the same groups with the same q (`resampling.stopping_count`)."""
+    rng = np.random.default_rng(31)
+    near, significant, stopped, discoveries = 0, 0, 0, 0
+    for seed, (values, groups) in enumerate(rating_sets(rng, 30)):
+        full = permutation_test(values, groups, seed, 1000, stop_at=1001)
+        sequential = permutation_test(values, groups, seed, 1000)
+        never_stopped = sequential.n_shuffles == 1000
+        for number, name in enumerate(("alpha_p", "xrr_p", "gai_p")):
+            p_full, p = getattr(full, name), getattr(sequential, name)
+            assert_keeps_decisions(p_full, p)
+            assert np.array_equal(p[never_stopped[number]], p_full[never_stopped[number]])
+            near += ((p_full > 0.05) & (p_full <= 0.15)).sum()
+            significant += (p_full <= 0.05).sum()
+        stopped += (~never_stopped).sum()
+        q_full, q = resampling.benjamini_hochberg(full.gai_p), resampling.benjamini_hochberg(sequential.gai_p)
+        assert_keeps_decisions(full.gai_p, sequential.gai_p, q_full, q)
+        discoveries += (q < 0.05).sum()
+    # the sets hold what makes the promise bite: significant figures, figures just above 0.05, stops
+    assert significant >= 40 and near >= 10 and stopped >= 200 and discoveries >= 10
+
+
+def test_the_sequential_test_is_the_same_whatever_its_batches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Batches of one or two shuffles (BATCH_ELEMENTS small) give the p-values and stops of the usual
+    ones: each figure stops at an exact shuffle, wherever the batches end."""
+    values, groups = next(rating_sets(np.random.default_rng(8), 1))
+    usual = permutation_test(values, groups, 3, 1000)
+    monkeypatch.setattr(resampling, "BATCH_ELEMENTS", 20_000)
+    small = permutation_test(values, groups, 3, 1000)
+    for name in ("alpha_p", "xrr_p", "gai_p", "n_shuffles"):
+        assert np.array_equal(getattr(usual, name), getattr(small, name)), name
+
+
+def test_without_a_group_effect_the_sequential_test_stops_early() -> None:
+    """With no group effect most figures are decided long before P = 1000 shuffles: each figure's p
+    counts about a fifth of them (half of them a tenth), and a group, computed until its three
+    figures are decided and in whole batches, about half of them."""
+    rng = np.random.default_rng(5)
+    shares, computed = [], []
+    for rating_set in range(40):
+        values = ratings_without_group_effect(rng, 30, 40)
+        groups = rng.permutation(np.repeat(np.arange(3), 10))
+        test = permutation_test(values, groups, rating_set, 1000)
+        shares.append(test.n_shuffles.ravel() / 1000)
+        computed.append(test.n_computed / 1000)
+    assert np.mean(shares) <= 0.3 and np.median(shares) <= 0.15, (np.mean(shares), np.median(shares))
+    assert np.mean(computed) <= 0.55, np.mean(computed)
 
 
 def test_a_planted_group_effect_is_found() -> None:
@@ -231,7 +340,16 @@ def test_the_marts_monte_carlo_columns_keep_their_promises(sample_warehouse: duc
     assert agreement.loc[agreement["group_dimension"] == "all", ["alpha_p", "xrr_p", "gai_p"]].isna().all().all()
 
 
-MONTE_CARLO_COLUMNS = ["question_id", "group_id", "alpha_ci_low", "alpha_ci_high", "alpha_p", "xrr_p", "gai_p", "gai_q"]
+MONTE_CARLO_COLUMNS = [
+    "group_dimension",
+    "group_value",
+    "alpha_ci_low",
+    "alpha_ci_high",
+    "alpha_p",
+    "xrr_p",
+    "gai_p",
+    "gai_q",
+]
 
 
 def rerun_monte_carlo(con: duckdb.DuckDBPyConnection, seed: int) -> pd.DataFrame:
@@ -247,10 +365,12 @@ def rerun_monte_carlo(con: duckdb.DuckDBPyConnection, seed: int) -> pd.DataFrame
         f"""select v.* from intermediate.int_agreement__values v join intermediate.int_agreement__units u
             using (unit_id) where u.question_id = {question.question_id}""",
     )
-    groups = frame(con, "select group_id, group_dimension, rater_id from intermediate.int_agreement__rater_groups")
+    groups = frame(
+        con, "select group_id, group_dimension, group_value, rater_id from intermediate.int_agreement__rater_groups"
+    )
     settings = MonteCarloSettings(True, seed, 1000, 1000, ("*",))
     figures = as_result([question_rows(QuestionValues.of(question, values), groups, settings)])
-    return figures[MONTE_CARLO_COLUMNS].sort_values(["question_id", "group_id"]).reset_index(drop=True)
+    return figures[MONTE_CARLO_COLUMNS].sort_values(["group_dimension", "group_value"]).reset_index(drop=True)
 
 
 def test_the_same_seed_rebuilds_the_marts_figures_and_another_seed_stays_within_their_error(
@@ -258,10 +378,9 @@ def test_the_same_seed_rebuilds_the_marts_figures_and_another_seed_stays_within_
 ) -> None:
     built = frame(
         sample_warehouse,
-        f"""select {", ".join(f"m.{c}" for c in MONTE_CARLO_COLUMNS)} from intermediate.int_agreement__group_figures m
-           join intermediate.int_agreement__questions q using (question_id)
-           where q.source = 'dices' and q.scope = '350' and q.question = 'Q_overall'
-           order by question_id, group_id""",
+        f"""select {", ".join(MONTE_CARLO_COLUMNS)} from intermediate.int_agreement__group_figures
+           where source = 'dices' and scope = '350' and question = 'Q_overall'
+           order by group_dimension, group_value""",
     ).reset_index(drop=True)
     again = rerun_monte_carlo(sample_warehouse, 20240601)
     pd.testing.assert_frame_equal(built, again, check_exact=True)
@@ -276,8 +395,7 @@ def test_the_same_seed_rebuilds_the_marts_figures_and_another_seed_stays_within_
     for column in ("alpha_p", "xrr_p", "gai_p"):
         p, p_other = built[column].to_numpy(), other[column].to_numpy()
         present = ~np.isnan(p)
-        error = np.sqrt(np.maximum(p * (2 - p), 0.01) / 1000)
-        assert (np.abs(p - p_other)[present] <= 5 * np.sqrt(2) * error[present]).all(), column
+        assert within_monte_carlo_error(p[present], p_other[present], 1000).all(), column
 
 
 # ------------------------------------------------------------------- deterministic figures, exact

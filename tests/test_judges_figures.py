@@ -3,7 +3,8 @@
 (`tests/agreement_reference.py`), scipy's `spearmanr` and `kendalltau`, plurality and member
 agreement and the human ceiling counted value by value, on judgements hypothesis generates; and the
 Monte Carlo columns by what they promise (the same seed gives the same figures, p-values uniform
-when a judge is independent of the groups, the interval's coverage)."""
+when a judge is independent of the groups, the sequential tests' decisions at 0.05 those of all P
+shuffles, the interval's coverage)."""
 
 import math
 import statistics
@@ -16,11 +17,12 @@ import scipy.stats
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agreement_core import judge_comparison, judges
+from agreement_core import judge_comparison, judges, resampling
 from agreement_core.group_figures import Question
-from agreement_core.judge_references import judge_question
+from agreement_core.judge_references import JudgeQuestion, judge_question
 from agreement_core.settings import MonteCarloSettings
 from tests import agreement_reference as reference
+from tests.test_agreement_uncertainty import assert_calibrated, assert_keeps_decisions
 
 TOLERANCE = 1e-9
 NO_MONTE_CARLO = MonteCarloSettings(False, 1, 1, 1, ("*",))
@@ -243,19 +245,63 @@ def test_the_same_seed_gives_the_same_figures_and_a_sided_judge_is_found() -> No
     assert not runs[0]["xrr_ci_low"].equals(runs[2]["xrr_ci_low"])  # another seed, other draws
 
 
+def woman(task: JudgeQuestion) -> int:
+    """The number of the reference `gender = Woman`."""
+    return [reference.value for reference in task.references].index("Woman")
+
+
 def test_alignment_p_values_are_uniform_without_a_group_effect() -> None:
     """The permutation test's null: group labels exchangeable among the raters (no group has a view
-    of its own), whatever the judge does."""
+    of its own), whatever the judge does. All P shuffles give uniform p-values; the sequential test
+    (the mart's) the same at 0.05 and never too small above it, and it stops early."""
     rng = np.random.default_rng(2024)
-    p_values = []
+    full, sequential, shares = [], [], []
     for seed in range(150):
         case = planted_case(rng, 30, sided=seed % 2 == 0, women_differ=False)
-        rows = judges.question_rows(judge_question(*inputs(case)), MonteCarloSettings(True, seed, 1, 99, ("*",)))
-        p_values.append(rows.set_index("reference_value").at["Woman", "alignment_p"])
-    p_values = np.array(p_values)
-    assert ((p_values > 0) & (p_values <= 1)).all()
-    assert scipy.stats.kstest(p_values, "uniform").pvalue > 0.01
-    assert 0.01 <= (p_values < 0.05).mean() <= 0.12
+        task = judge_question(*inputs(case))
+        settings = MonteCarloSettings(True, seed, 1, 99, ("*",))
+        full.append(judges.alignment_tests(task, settings, stop_at=100).p_values[0, woman(task)])
+        tests = judges.alignment_tests(task, settings)
+        sequential.append(tests.p_values[0, woman(task)])
+        shares.append(tests.n_shuffles[0, woman(task)] / 99)
+    assert_calibrated(np.array(full), np.array(sequential))
+    assert np.mean(shares) <= 0.4, np.mean(shares)
+
+
+def leaning_case(rng: np.random.Generator, n_units: int, share: float) -> dict:
+    """`planted_case` with the women's own view and a judge that copies it on about `share` of the
+    units (random labels elsewhere): from no alignment through p near 0.05 to p ≈ 0."""
+    case = planted_case(rng, n_units, sided=True)
+    for row in case["judge_rows"]:
+        if rng.random() >= share:
+            row["value"] = float(rng.integers(1, 4))
+    return case
+
+
+def test_the_sequential_alignment_test_keeps_every_decision_of_all_p_shuffles(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every alignment p ≤ 0.05 of all P = 1000 shuffles is the sequential test's, exactly, every
+    other p above 0.05 and the q < 0.05 the same; the same seed gives the same p and stops whatever the
+    batches."""
+    rng = np.random.default_rng(41)
+    significant, near, stopped = 0, 0, 0
+    for seed in range(30):
+        task = judge_question(*inputs(leaning_case(rng, 40, rng.choice([0, 0.1, 0.2, 0.3, 0.5]))))
+        settings = MonteCarloSettings(True, seed, 1, 1000, ("*",))
+        full = judges.alignment_tests(task, settings, stop_at=1001)
+        tests = judges.alignment_tests(task, settings)
+        assert_keeps_decisions(full.p_values, tests.p_values, full.q_values, tests.q_values)
+        with monkeypatch.context() as patched:
+            patched.setattr(resampling, "BATCH_ELEMENTS", 2_000)  # a few shuffles a batch
+            small = judges.alignment_tests(task, settings)
+        assert np.array_equal(small.p_values, tests.p_values, equal_nan=True)
+        assert np.array_equal(small.n_shuffles, tests.n_shuffles)
+        significant += (full.p_values <= 0.05).sum()
+        near += ((full.p_values > 0.05) & (full.p_values <= 0.15)).sum()
+        stopped += ((tests.n_shuffles > 0) & (tests.n_shuffles < 1000)).sum()
+    # what makes the promise bite: significant p, p just above 0.05, stops
+    assert significant >= 5 and near >= 5 and stopped >= 10, (significant, near, stopped)
 
 
 def test_the_xrr_interval_covers_the_populations_xrr_about_95_percent_of_the_time() -> None:
@@ -295,6 +341,19 @@ def two_judges(rng: np.random.Generator, n_units: int, better: bool) -> dict:
     return {"level": "nominal", "codes": [1, 2, 3], "rows": rows, "judge_rows": judge_rows, "genders": ["Man"] * 10}
 
 
+def paired_test(case: dict, seed: int, n_permutations: int, stop_at: int | None = None) -> resampling.SequentialTest:
+    """The paired permutation test of judge a against judge b, per reference, on every unit (both
+    judged all of them in these cases), as `judge_comparison.pair_rows` runs it."""
+    task = judge_question(*inputs(case))
+    counts_a, counts_b, references = task.judge_counts[:, 0], task.judge_counts[:, 1], task.stacked()
+    weights = np.ones(counts_a.shape[-1])
+    with_a, with_b = judge_comparison.paired_xrr(counts_a[:, None], counts_b[:, None], references, task.metric, weights)
+    rng = resampling.generator(seed, "paired permutation")
+    return judge_comparison.difference_test(
+        counts_a, counts_b, references, task.metric, with_a.xrr - with_b.xrr, rng, n_permutations, stop_at=stop_at
+    )
+
+
 def test_the_paired_test_finds_a_better_judge_and_is_uniform_between_exchangeable_ones() -> None:
     rng = np.random.default_rng(77)
     better = two_judges(rng, 60, better=True)
@@ -303,14 +362,44 @@ def test_the_paired_test_finds_a_better_judge_and_is_uniform_between_exchangeabl
     )
     row = pd.concat(rows).set_index("reference_dimension").loc["raters"]
     assert row["xrr_difference"] > 0 and row["difference_p"] < 0.01 and row["xrr_difference_ci_low"] > 0
-    p_values = []
+    full, sequential, shares = [], [], []
     for seed in range(150):
         case = two_judges(rng, 30, better=False)
-        rows = judge_comparison.question_rows(
-            judge_question(*inputs(case)), MonteCarloSettings(True, seed, 1, 99, ("*",))
-        )
-        p_values.append(pd.concat(rows).set_index("reference_dimension").at["raters", "difference_p"])
-    p_values = np.array(p_values)
-    assert ((p_values > 0) & (p_values <= 1)).all()
-    assert scipy.stats.kstest(p_values, "uniform").pvalue > 0.01
-    assert 0.01 <= (p_values < 0.05).mean() <= 0.12
+        full.append(paired_test(case, seed, 99, stop_at=100).p_values[0])
+        test = paired_test(case, seed, 99)
+        sequential.append(test.p_values[0])
+        shares.append(test.n_shuffles[0] / 99)
+    assert_calibrated(np.array(full), np.array(sequential))
+    assert np.mean(shares) <= 0.4, np.mean(shares)
+
+
+def leaning_pair(rng: np.random.Generator, n_units: int, share: float) -> dict:
+    """`two_judges` with judge a copying the raters' view on about `share` of the units only (random
+    labels elsewhere): from two exchangeable judges through p near 0.05 to p ≈ 0."""
+    case = two_judges(rng, n_units, better=True)
+    for row in case["judge_rows"]:
+        if row["judge"] == "a" and rng.random() >= share:
+            row["value"] = float(rng.integers(1, 4))
+    return case
+
+
+def test_the_sequential_paired_test_keeps_every_decision_of_all_p_shuffles(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every difference p ≤ 0.05 of all P = 1000 swaps is the sequential test's, exactly, every other
+    p above 0.05; the same seed gives the same p and stops whatever the batches (the swaps are drawn
+    batch by batch)."""
+    rng = np.random.default_rng(43)
+    significant, near, stopped = 0, 0, 0
+    for seed in range(30):
+        case = leaning_pair(rng, 40, rng.choice([0, 0.1, 0.15, 0.2, 0.3]))
+        full = paired_test(case, seed, 1000, stop_at=1001)
+        test = paired_test(case, seed, 1000)
+        assert_keeps_decisions(full.p_values, test.p_values)
+        with monkeypatch.context() as patched:
+            patched.setattr(resampling, "BATCH_ELEMENTS", 500)  # a swap or two a batch
+            small = paired_test(case, seed, 1000)
+        assert np.array_equal(small.p_values, test.p_values) and np.array_equal(small.n_shuffles, test.n_shuffles)
+        significant += (full.p_values <= 0.05).sum()
+        near += ((full.p_values > 0.05) & (full.p_values <= 0.15)).sum()
+        stopped += (test.n_shuffles < 1000).sum()
+    # what makes the promise bite: significant p, p just above 0.05, stops
+    assert significant >= 5 and near >= 5 and stopped >= 10, (significant, near, stopped)

@@ -2,20 +2,37 @@
 and GAI with what they are made of, and their Monte Carlo uncertainty, all from `agreement_core`
 (one implementation of each figure, for the row and its draws alike). One question at a time on
 each core (`agreement_core.parallel`): memory holds a few questions' values. The dbt vars arrive
-through `int_agreement__settings`."""
+through `int_agreement__settings`.
+
+Computed once per input (`agreement_core.memo`): an incremental model whose rows of a question are
+reused while the question's fingerprint (its values, its raters' groups, its level, the Monte Carlo
+settings, the code) is the one they were computed from; the merge keeps the table equal to what
+the model returns, so the rows of questions gone are gone. `--full-refresh` computes every question."""
 
 from collections.abc import Iterator
 
-from agreement_core.group_figures import QuestionValues, as_result, question_rows, questions_of
+from agreement_core import memo
+from agreement_core.group_figures import SLOT, QuestionValues, as_result, question_rows, questions_of
 from agreement_core.parallel import ordered_map
 from agreement_core.settings import MonteCarloSettings
 
 
 def model(dbt, session):
+    dbt.config(
+        materialized="incremental",
+        incremental_strategy="merge",
+        unique_key=["source", "scope", "rating_kind", "question", "group_dimension", "group_value"],
+        merge_clauses={
+            "when_matched": [{"action": "update", "mode": "by_name"}],
+            "when_not_matched": [{"action": "insert", "mode": "by_name"}, {"by": "source", "action": "delete"}],
+        },
+        on_schema_change="sync_all_columns",
+    )
+    stored = memo.Memo.of(memo.stored_rows(dbt, session), SLOT)
     settings = MonteCarloSettings.from_frame(dbt.ref("int_agreement__settings").df())
     units = dbt.ref("int_agreement__units")
     values = dbt.ref("int_agreement__values")
-    groups = dbt.ref("int_agreement__rater_groups").project("group_id, group_dimension, rater_id").df()
+    groups = dbt.ref("int_agreement__rater_groups").project("group_id, group_dimension, group_value, rater_id").df()
     questions = questions_of(dbt.ref("int_agreement__questions").df(), dbt.ref("judgement_labels").df())
     # a question's units are numbered in one run (int_agreement__judged_units): its values are a range
     unit_ranges = units.aggregate("question_id, min(unit_id), max(unit_id)", "question_id").order("question_id")
@@ -26,4 +43,5 @@ def model(dbt, session):
             if len(of_question):
                 yield QuestionValues.of(questions[question_id], of_question)
 
-    return as_result(list(ordered_map(lambda each: question_rows(each, groups, settings), values_of_each_question())))
+    rows = ordered_map(lambda each: question_rows(each, groups, settings, stored), values_of_each_question())
+    return as_result(list(rows))

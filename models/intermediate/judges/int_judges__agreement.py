@@ -1,10 +1,15 @@
 """`judge_agreement`'s figures, one row per (judge, human question, reference): xRR with its
 bootstrap interval, rank correlations or label agreement, the human ceiling, and for rater groups
 the alignment with its permutation test, from `agreement_core.judges` (the maths of the human
-figures). One question at a time on each core
-(`agreement_core.parallel`). The dbt vars arrive through `int_agreement__settings`."""
+figures). One question at a time on each core (`agreement_core.parallel`). The dbt vars arrive
+through `int_agreement__settings`.
 
-from agreement_core import judges
+Computed once per input (`agreement_core.memo`): a judge's rows of a question are reused while
+their fingerprint (the judge's values, the references, the Monte Carlo settings, the code) is
+unchanged, so loading a judge computes that judge's figures only; the merge keeps the table equal
+to what the model returns. `--full-refresh` computes every judge again."""
+
+from agreement_core import judges, memo
 from agreement_core.group_figures import questions_of
 from agreement_core.judge_references import judged_questions
 from agreement_core.parallel import ordered_map
@@ -12,11 +17,24 @@ from agreement_core.settings import MonteCarloSettings
 
 
 def model(dbt, session):
+    dbt.config(
+        materialized="incremental",
+        incremental_strategy="merge",
+        unique_key=["judge", "source", "scope", "rating_kind", "question", "reference_dimension", "reference_value"],
+        merge_clauses={
+            "when_matched": [{"action": "update", "mode": "by_name"}],
+            "when_not_matched": [{"action": "insert", "mode": "by_name"}, {"by": "source", "action": "delete"}],
+        },
+        on_schema_change="sync_all_columns",
+    )
+    stored = memo.Memo.of(memo.stored_rows(dbt, session), judges.JUDGE_SLOT)
     settings = MonteCarloSettings.from_frame(dbt.ref("int_agreement__settings").df())
-    tasks = judged_questions(
+    questions = judged_questions(
         judgements=dbt.ref("int_judges__judgements"),
         references=dbt.ref("int_judges__reference_values"),
         groups=dbt.ref("int_agreement__rater_groups").df(),
         questions=questions_of(dbt.ref("int_agreement__questions").df(), dbt.ref("judgement_labels").df()),
     )
-    return judges.as_result(list(ordered_map(lambda task: judges.question_rows(task, settings), tasks)))
+    return judges.as_result(
+        list(ordered_map(lambda each: judges.judged_question_rows(each, settings, stored), questions))
+    )

@@ -2,9 +2,14 @@
 xRR over the units both judged, their difference with its paired bootstrap interval and paired
 permutation p, from `agreement_core.judge_comparison` (the maths of the human figures). One question
 at a time on each core (`agreement_core.parallel`), of those at least two judges judged. The dbt
-vars arrive through `int_agreement__settings`."""
+vars arrive through `int_agreement__settings`.
 
-from agreement_core import judge_comparison
+Computed once per input (`agreement_core.memo`): two judges' rows of a question are reused while
+their fingerprint (both judges' values, the references, the Monte Carlo settings, the code) is
+unchanged, so loading a judge computes only the pairs it is in; the merge keeps the table equal to
+what the model returns. `--full-refresh` computes every pair again."""
+
+from agreement_core import judge_comparison, memo
 from agreement_core.group_figures import questions_of
 from agreement_core.judge_references import judged_questions
 from agreement_core.parallel import ordered_map
@@ -12,13 +17,35 @@ from agreement_core.settings import MonteCarloSettings
 
 
 def model(dbt, session):
+    dbt.config(
+        materialized="incremental",
+        incremental_strategy="merge",
+        unique_key=[
+            "judge_a",
+            "judge_b",
+            "source",
+            "scope",
+            "rating_kind",
+            "question",
+            "reference_dimension",
+            "reference_value",
+        ],
+        merge_clauses={
+            "when_matched": [{"action": "update", "mode": "by_name"}],
+            "when_not_matched": [{"action": "insert", "mode": "by_name"}, {"by": "source", "action": "delete"}],
+        },
+        on_schema_change="sync_all_columns",
+    )
+    stored = memo.Memo.of(memo.stored_rows(dbt, session), judge_comparison.PAIR_SLOT)
     settings = MonteCarloSettings.from_frame(dbt.ref("int_agreement__settings").df())
-    tasks = judged_questions(
+    questions = judged_questions(
         judgements=dbt.ref("int_judges__judgements"),
         references=dbt.ref("int_judges__reference_values"),
         groups=dbt.ref("int_agreement__rater_groups").df(),
         questions=questions_of(dbt.ref("int_agreement__questions").df(), dbt.ref("judgement_labels").df()),
         least_judges=2,
     )
-    rows_of_questions = ordered_map(lambda task: judge_comparison.question_rows(task, settings), tasks)
+    rows_of_questions = ordered_map(
+        lambda each: judge_comparison.judged_question_rows(each, settings, stored), questions
+    )
     return judge_comparison.as_result([row for rows in rows_of_questions for row in rows])

@@ -85,8 +85,12 @@ mart_rows as (
     inner join rater_groups on group_questions.group_id = rater_groups.group_id
     left join group_figures
         on
-            group_questions.question_id = group_figures.question_id
-            and group_questions.group_id = group_figures.group_id
+            questions.source = group_figures.source
+            and questions.scope = group_figures.scope
+            and questions.rating_kind = group_figures.rating_kind
+            and questions.question = group_figures.question
+            and rater_groups.group_dimension = group_figures.group_dimension
+            and rater_groups.group_value = group_figures.group_value
     left join group_concentration
         on
             group_questions.question_id = group_concentration.question_id

@@ -43,7 +43,12 @@ mart_rows as (
         judge_figures.alignment_p,
         judge_figures.alignment_q
     from judge_figures
-    inner join questions on judge_figures.question_id = questions.question_id
+    inner join questions
+        on
+            judge_figures.source = questions.source
+            and judge_figures.scope = questions.scope
+            and judge_figures.rating_kind = questions.rating_kind
+            and judge_figures.question = questions.question
 
 ),
 

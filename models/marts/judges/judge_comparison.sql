@@ -35,7 +35,12 @@ mart_rows as (
         comparisons.xrr_difference_ci_high,
         comparisons.difference_p
     from comparisons
-    inner join questions on comparisons.question_id = questions.question_id
+    inner join questions
+        on
+            comparisons.source = questions.source
+            and comparisons.scope = questions.scope
+            and comparisons.rating_kind = questions.rating_kind
+            and comparisons.question = questions.question
 
 ),
 

@@ -1,0 +1,101 @@
+"""Compute once: the figures of a slot (a question, a judge on a question, two judges on a
+question) are a pure function of the arrays they are computed from, the Monte Carlo settings and
+the code of this package. A fingerprint of exactly those keys the rows a model stored at its last
+build; a build reuses the rows of every slot whose fingerprint is unchanged and computes only the
+others (the models are dbt incremental models: `dbt build --full-refresh`, which `dwh build --full`
+runs, computes every slot again).
+
+What goes into a fingerprint is the figure's own business (`group_figures.inputs_of`,
+`judge_references.inputs_of`): the arrays in the order the computation reads them, numbered by
+rank (unit keys, rater keys and group names in sorted order), never by the warehouse's surrogate
+ids, which another source's reload renumbers."""
+
+import hashlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+# the columns every memoized model adds to its rows
+FINGERPRINT = "inputs_fingerprint"
+COMPUTED_AT = "computed_at"
+PACKAGE = Path(__file__).resolve().parent
+
+
+@cache
+def code_version() -> str:
+    """A hash of every module of this package: changed code computes every slot again."""
+    digest = hashlib.sha256()
+    for module in sorted(PACKAGE.glob("*.py")):
+        digest.update(module.name.encode() + b"\0" + module.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def fingerprint(parts: Iterable[object]) -> str:
+    """A hash of the code version and of each part: arrays by dtype, shape and bytes (text arrays
+    by their values), sequences element by element, anything else by its repr."""
+    digest = hashlib.sha256(code_version().encode())
+    for part in parts:
+        _update(digest, part)
+    return digest.hexdigest()
+
+
+def _update(digest: "hashlib._Hash", part: object) -> None:
+    if isinstance(part, np.ndarray) and part.dtype != object:
+        array = np.ascontiguousarray(part)
+        digest.update(f"array {array.dtype.str} {array.shape}\x1f".encode() + array.tobytes())
+    elif isinstance(part, (np.ndarray, list, tuple)):
+        digest.update(f"sequence {len(part)}\x1f".encode())
+        for element in part:
+            _update(digest, element)
+    else:
+        digest.update(f"{type(part).__name__} {part!r}".encode())
+    digest.update(b"\x1e")
+
+
+def sorted_rows(*columns: np.ndarray) -> list[np.ndarray]:
+    """Parallel integer arrays (the columns of a table of numbers) with their rows sorted: the same
+    rows in any order give the same fingerprint (no figure depends on the order values arrive in)."""
+    order = np.lexsort(columns[::-1])
+    return [np.asarray(column)[order].astype(np.int64) for column in columns]
+
+
+@dataclass
+class Memo:
+    """The rows a model stored at its last build, by slot (a tuple of the slot columns' values),
+    with the fingerprint they were computed from."""
+
+    slot_columns: list[str]
+    stored: dict[tuple, tuple[str, pd.DataFrame]] = field(default_factory=dict)
+    computed_at: pd.Timestamp = field(default_factory=lambda: pd.Timestamp.now(tz="UTC").tz_localize(None))
+
+    @classmethod
+    def of(cls, stored_rows: pd.DataFrame | None, slot_columns: list[str]) -> "Memo":
+        """From the model's own table as it was (None on a first build or `--full-refresh`)."""
+        if stored_rows is None or stored_rows.empty or FINGERPRINT not in stored_rows:
+            return cls(slot_columns)  # nothing stored, or stored by a version without fingerprints
+        by_slot = stored_rows.groupby(slot_columns, sort=False, dropna=False)
+        return cls(slot_columns, {_as_tuple(slot): (rows[FINGERPRINT].iloc[0], rows) for slot, rows in by_slot})
+
+    def rows(self, slot: tuple, inputs_fingerprint: str, compute: Callable[[], pd.DataFrame]) -> pd.DataFrame:
+        """The slot's stored rows when they were computed from the same inputs, else `compute()`'s
+        (which name their slot), marked with the fingerprint and the time they were computed."""
+        stored = self.stored.get(slot)
+        if stored is not None and stored[0] == inputs_fingerprint:
+            return stored[1]
+        return compute().assign(**{FINGERPRINT: inputs_fingerprint, COMPUTED_AT: self.computed_at})
+
+
+def _as_tuple(slot: object) -> tuple:
+    return slot if isinstance(slot, tuple) else (slot,)
+
+
+def stored_rows(dbt: object, session: object) -> pd.DataFrame | None:
+    """A dbt Python model's own table as the last build left it, when dbt builds it incrementally
+    (None on its first build and with `--full-refresh`: every slot is computed)."""
+    if not getattr(dbt, "is_incremental", False):
+        return None
+    return session.sql(f"select * from {dbt.this}").df()
