@@ -370,6 +370,8 @@ def rerun_monte_carlo(con: duckdb.DuckDBPyConnection, seed: int) -> pd.DataFrame
     )
     settings = MonteCarloSettings(True, seed, 1000, 1000, ("*",))
     figures = as_result([question_rows(QuestionValues.of(question, values), groups, settings)])
+    # the model's names come back from DuckDB as object columns
+    figures = figures.astype({"group_dimension": object, "group_value": object})
     return figures[MONTE_CARLO_COLUMNS].sort_values(["group_dimension", "group_value"]).reset_index(drop=True)
 
 
