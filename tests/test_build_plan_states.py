@@ -5,7 +5,7 @@ value, a row fewer or more is a change. On a scratch DuckDB with raw tables as t
 import duckdb
 import pytest
 
-from dwh.build_plan import BOOKKEEPING_SOURCE, source_states
+from dwh.build_plan import BOOKKEEPING_SOURCE, BuildPlan, source_states
 
 
 @pytest.fixture
@@ -65,3 +65,12 @@ def test_a_row_changed_by_hand_is_a_change(con) -> None:
     con.execute("update raw.redial_movies set title = 'Aliens'")
     assert source_states(con)["redial"] != before["redial"]
     assert source_states(con)[BOOKKEEPING_SOURCE] == before[BOOKKEEPING_SOURCE]
+
+
+def test_full_computes_every_figure_again_and_says_so() -> None:
+    """`dwh build --full` runs dbt's --full-refresh: the incremental figures' models (`agreement_core.memo`)
+    compute every slot again; a full build the plan chose (a changed project) keeps what is unchanged."""
+    asked = BuildPlan({"redial": "x (3 rows)"}, "fingerprint", None, recompute=True)
+    chosen = BuildPlan({"redial": "x (3 rows)"}, "fingerprint", None)
+    assert asked.dbt_selection() == ["--full-refresh"] and "every figure computed again" in asked.describe()
+    assert chosen.dbt_selection() == [] and chosen.describe() == "full build"
