@@ -8,10 +8,10 @@
       columns are checked in one scan.
     - `unique(<key>)`: every row whose key another row repeats, all of them.
 
-    not_null: columns; an entry `{name: <rule>, columns: [...], where: <condition>}` is a rule of
-        its own, named, on the rows `where` selects.
-    unique: keys, each a column or a list of columns; an entry `{name:, columns:, where:}` is a
-        named key on the rows `where` selects. A key of one column ignores nulls, as dbt's `unique`
+    not_null: columns; an entry `{columns: [...], where: <condition>, name: <rule>}` is a rule of
+        its own on the rows `where` selects, named `name` if given.
+    unique: keys, each a column or a list of columns; an entry `{columns:, where:, name:}` is a
+        key on the rows `where` selects, named `name` if given. A key of one column ignores nulls, as dbt's `unique`
         does; a key of several compares nulls as equal, as the GROUP BY of dbt_utils'
         `unique_combination_of_columns` does: each rule answers as the test it replaced.
 
@@ -27,11 +27,11 @@
     {%- do branches.append(keys_hold__null_rows(model, plain_columns) | trim) -%}
 {%- endif -%}
 {%- for rule in not_null | select('mapping') -%}
-    {%- do branches.append(keys_hold__null_rows(model, rule['columns'], rule['name'], rule.get('where')) | trim) -%}
+    {%- do branches.append(keys_hold__null_rows(model, rule['columns'], rule.get('name'), rule.get('where')) | trim) -%}
 {%- endfor -%}
 {%- for key in unique -%}
     {%- if key is mapping -%}
-        {%- do branches.append(keys_hold__repeated_rows(model, key['columns'], key['name'], key.get('where')) | trim) -%}
+        {%- do branches.append(keys_hold__repeated_rows(model, key['columns'], key.get('name'), key.get('where')) | trim) -%}
     {%- else -%}
         {%- set columns = [key] if key is string else key -%}
         {%- do branches.append(keys_hold__repeated_rows(model, columns) | trim) -%}
@@ -66,10 +66,10 @@ where
     `name` or `unique(<columns>)`. One column: nulls are no value (dbt's `unique`); several: a null
     equals a null (a GROUP BY's answer, dbt_utils' `unique_combination_of_columns`). -#}
 {% macro keys_hold__repeated_rows(model, columns, name=none, where=none) %}
+{%- set conditions = (['(' ~ where ~ ')'] if where else []) + ([columns[0] ~ ' is not null'] if columns | length == 1 else []) %}
 select
     '{{ name or "unique(" ~ columns | join(", ") ~ ")" }}' as broken_rule,
     tested.*
-{%- set conditions = (['(' ~ where ~ ')'] if where else []) + ([columns[0] ~ ' is not null'] if columns | length == 1 else []) %}
 from (select * from {{ model }}{% if where %} where ({{ where }}){% endif %}) as tested
 inner join (
     select {{ columns | join(', ') }}
