@@ -1,8 +1,9 @@
 {#-
-    `unique_at_scale` and `unique_combination_of_columns_at_scale`: dbt's `unique` test and the
-    project's `unique_combination_of_columns` (same arguments, same result rows: each repeated
+    `unique_at_scale` and `unique_combination_of_columns_at_scale`: dbt's `unique` test and
+    dbt_utils' `unique_combination_of_columns` (same arguments, same result rows: each repeated
     value or combination with its count) for the tables that grow with the corpus, computed another
-    way. A plain test groups every value as itself (at scale 10, 34.6 million rating ids held as
+    way; every other key is a rule of the relation's `keys_hold` test (macros/test_keys_hold.sql),
+    which groups the key's columns as those plain tests do. A plain test groups every value as itself (at scale 10, 34.6 million rating ids held as
     strings in one hash table); this sorts the values' 64-bit hashes and compares each with the one
     before it, in 256 partitions by the hash's top bits (a repeated value lands in one partition),
     so the window is never over the whole table: DuckDB spills its partitions to disk within the

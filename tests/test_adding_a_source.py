@@ -277,9 +277,9 @@ def test_a_toy_line_of_the_wrong_shape_is_rejected_at_ingest(toy_project: tuple[
 
 
 def test_a_repeated_or_null_toy_id_fails_the_build_naming_file_and_line(toy_project: tuple[Path, Path]) -> None:
-    """Issue 44, case 15: a repeated id fails `toy_dialogue_ids_unique` and a null key (a raw row
-    changed by hand: ingest rejects a null id) fails `not_null`, each naming the file and line; the
-    live warehouse is not touched."""
+    """Issue 44, case 15: a repeated id and a null key (a raw row changed by hand: ingest rejects a
+    null id) fail `stg_toy__dialogues_keys`, each row naming its rule, file and line; the live
+    warehouse is not touched."""
     project, release_dir = toy_project
     release = own_folder(project, "repeated-id-release") / "toy_with_a_repeated_id.jsonl"
     lines = (release_dir / "toy.jsonl").read_text(encoding="utf-8").splitlines()
@@ -298,17 +298,20 @@ def test_a_repeated_or_null_toy_id_fails_the_build_naming_file_and_line(toy_proj
 
     assert built.returncode == 1 and "Traceback" not in built.stderr
     [error] = built.stderr.strip().splitlines()
-    assert error.startswith("dwh: error: dbt build failed: ") and "toy_dialogue_ids_unique" in error
+    assert error.startswith("dwh: error: dbt build failed: ") and "stg_toy__dialogues_keys" in error
     assert db_path.read_bytes() == loaded
     target = db_path.parent / "target"
-    assert [
-        (r["dialogue_id"], r["file_path"], r["line_number"])
-        for r in failing_rows(db_path, "toy_dialogue_ids_unique", target)
-    ] == [("t1", release.name, 1), ("t1", release.name, 3)]
-    [not_null] = [r for r in failing_rows(db_path, "not_null_stg_toy__dialogues_dialogue_key", target)]
-    assert (not_null["dialogue_key"], not_null["file_path"], not_null["line_number"]) == (None, release.name, 4)
-    shown = built.stdout.split("FAIL: not_null_stg_toy__dialogues_dialogue_key (1 row(s))\n")[1].splitlines()
-    assert "file_path" in shown[0] and "line_number" in shown[0] and release.name in shown[1], built.stdout
+    assert sorted(
+        (r["broken_rule"], r["dialogue_id"], r["file_path"], r["line_number"])
+        for r in failing_rows(db_path, "stg_toy__dialogues_keys", target)
+    ) == [
+        ("not_null(dialogue_key)", None, release.name, 4),
+        ("unique(dialogue_key)", "t1", release.name, 1),
+        ("unique(dialogue_key)", "t1", release.name, 3),
+    ]
+    shown = built.stdout.split("FAIL: stg_toy__dialogues_keys (3 row(s))\n")[1].splitlines()
+    assert shown[0].split()[0] == "broken_rule" and "file_path" in shown[0] and "line_number" in shown[0]
+    assert release.name in shown[1], built.stdout
 
 
 def test_a_review_export_with_another_header_or_width_is_one_line_naming_the_file(

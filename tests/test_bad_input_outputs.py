@@ -703,7 +703,8 @@ def test_marts_older_than_the_last_load_are_said_to_be(
     dices = dices_csv(tmp_path / "dices-input", list(COLUMNS_350), _a_rater_repeated_with_another_answer)
     run_dwh(["ingest", "--dices", str(dices)], db_path, check=True)
     failed = run_dwh(["build"], db_path, env_overrides=folders)
-    assert failed.returncode == 1 and "dices_350_one_record_per_item_and_rater" in failed.stderr
+    assert failed.returncode == 1 and "int_dices__rows_keys" in failed.stderr
+    assert "dices_350_one_record_per_item_and_rater" in failed.stdout
     with duckdb.connect(str(db_path), read_only=True) as con:
         built_at, loaded_at = con.execute(
             "select (select max(built_at) from raw.warehouse_builds), (select max(finished_at) from raw.ingest_loads)"

@@ -418,12 +418,7 @@ def test_values_that_break_documented_rules_fail_the_build_naming_them(tmp_path:
     test_file.write_text(test_file.read_text() + json.dumps(CONVERSATION_391) + "\n")
     db_path = tmp_path / "warehouse.duckdb"
     run_dwh(["ingest", "--duo", str(duo), "--redial", str(redial)], db_path, check=True)
-    failing = [
-        "duo_subjective_score_is_integer_1_to_5",
-        "duo_subjective_score_is_a_json_number",
-        "duo_objective_score_is_a_json_number",
-        "redial_conversation_ids_unique",
-    ]
+    failing = ["int_duo__subjective_scores_rules", "int_duo__objective_scores_rules", "redial_conversation_ids_unique"]
     built = run_dwh(["build", *selecting(*failing)], db_path)
     assert built.returncode == 1
     assert "Traceback" not in built.stderr
@@ -431,16 +426,36 @@ def test_values_that_break_documented_rules_fail_the_build_naming_them(tmp_path:
     for test_name in failing:  # the console names each failed test; its rows are checked below
         assert f"FAIL: {test_name}" in built.stdout
     rows = {name: failing_rows(db_path, name) for name in failing}
-    subjective = lambda name: [(r["dialogue_key"], r["metric"], r["score_raw"], r["score_problem"]) for r in rows[name]]  # noqa: E731
+
+    def subjective(rule: str) -> list[tuple]:
+        return [
+            (r["dialogue_key"], r["metric"], r["score_raw"], r["score_problem"])
+            for r in rows["int_duo__subjective_scores_rules"]
+            if r["broken_rule"] == rule
+        ]
+
     assert subjective("duo_subjective_score_is_integer_1_to_5") == [("duo:en:0001", "preference", "7.0", None)]
     assert sorted(subjective("duo_subjective_score_is_a_json_number")) == [
         ("duo:en:0002", "consistency", '"five"', "not a number: a JSON string"),
         ("duo:en:0003", "empathy", '"4"', "not a number: a JSON string"),
     ]
+    assert {r["broken_rule"] for r in rows["int_duo__subjective_scores_rules"]} == {
+        "duo_subjective_score_is_integer_1_to_5",
+        "duo_subjective_score_is_a_json_number",
+    }
     assert [
-        (r["dialogue_key"], r["metric"], r["annotator_slot"], r["score_raw"], r["score_problem"])
-        for r in rows["duo_objective_score_is_a_json_number"]
-    ] == [(f"duo:en:{objective_file[0]}", "preference", 2, '"4"', "not a number: a JSON string")]
+        (r["broken_rule"], r["dialogue_key"], r["metric"], r["annotator_slot"], r["score_raw"], r["score_problem"])
+        for r in rows["int_duo__objective_scores_rules"]
+    ] == [
+        (
+            "duo_objective_score_is_a_json_number",
+            f"duo:en:{objective_file[0]}",
+            "preference",
+            2,
+            '"4"',
+            "not a number: a JSON string",
+        )
+    ]
     repeated = {
         (r["conversation_id"], r["file_path"], r["line_number"]) for r in rows["redial_conversation_ids_unique"]
     }
@@ -581,21 +596,26 @@ def test_a_dices_350_rater_answering_an_item_twice_is_named(
     build_of_release_faults: tuple[Path, str, Path, list[str]],
 ) -> None:
     db_path, output, target, repeated = build_of_release_faults
-    assert "FAIL: dices_350_one_record_per_item_and_rater" in output
-    rows = failing_rows(db_path, "dices_350_one_record_per_item_and_rater", target)
+    assert "FAIL: int_dices__rows_keys" in output and "dices_350_one_record_per_item_and_rater" in output
+    rows = failing_rows(db_path, "int_dices__rows_keys", target)
     item, rater = repeated[COLUMNS_350.index("item_id")], repeated[COLUMNS_350.index("rater_id")]
-    assert [(row["item_id"], row["rater_id"], row["n_rows"]) for row in rows] == [(item, rater, 2)]
+    # both records of the pair, whole: the repeated one by its own CSV id
+    assert [(row["broken_rule"], row["item_id"], row["rater_id"]) for row in rows] == [
+        ("dices_350_one_record_per_item_and_rater", item, rater)
+    ] * 2
+    assert repeated[COLUMNS_350.index("id")] in {row["source_row_id"] for row in rows}
 
 
 def test_a_redial_conversation_with_one_worker_in_both_roles_is_named(
     build_of_release_faults: tuple[Path, str, Path, list[str]],
 ) -> None:
     db_path, output, target, _ = build_of_release_faults
-    assert "FAIL: redial_seeker_and_recommender_are_two_workers" in output
-    rows = failing_rows(db_path, "redial_seeker_and_recommender_are_two_workers", target)
+    assert "FAIL: int_redial__dialogues_rules" in output and "redial_seeker_and_recommender_are_two_workers" in output
+    rows = failing_rows(db_path, "int_redial__dialogues_rules", target)
     worker = str(CONVERSATION_391["initiatorWorkerId"])
     assert [
         (
+            r["broken_rule"],
             r["dialogue_key"],
             r["source_file"],
             r["source_line_number"],
@@ -603,7 +623,7 @@ def test_a_redial_conversation_with_one_worker_in_both_roles_is_named(
             r["recommender_worker_id"],
         )
         for r in rows
-    ] == [("redial:391", "train_data.jsonl", 1, worker, worker)]
+    ] == [("redial_seeker_and_recommender_are_two_workers", "redial:391", "train_data.jsonl", 1, worker, worker)]
 
 
 # --- a DUO zip member whose data does not match its header -------------------------------
@@ -764,10 +784,10 @@ def test_duo_objective_scores_off_the_scale_are_named_from_staging(tmp_path: Pat
     db_path = tmp_path / "warehouse.duckdb"
     run_dwh(["ingest", "--duo", str(duo)], db_path, check=True)
     loaded = checksum(db_path)
-    tests = ["duo_objective_score_is_integer_1_to_5", "duo_objective_published_mean_matches_scores"]
+    tests = ["duo_objective_score_is_integer_1_to_5", "int_duo__objective_metrics_rules"]
     built = run_dwh(["build", *selecting(*tests)], db_path, env_overrides=dbt_folders(tmp_path))
     assert built.returncode == 1 and "Traceback" not in built.stderr, built.stderr
-    # the staging test fails first; what it stops downstream (the published-mean test among them) is skipped
+    # the staging test fails first; what it stops downstream (the test of the published means among them) is skipped
     assert f"FAIL: {tests[0]} (2 row(s))" in built.stdout and "were skipped" in built.stdout
     rows = failing_rows(db_path, tests[0], tmp_path / "target")
     assert sorted((r["file_path"], r["metric"], r["annotator_slot"], r["score_raw"]) for r in rows) == sorted(

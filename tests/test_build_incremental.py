@@ -127,4 +127,5 @@ def test_raw_rows_changed_by_hand_count_as_a_change(reloaded: dict) -> None:
         in rebuilt.stdout
     )
     assert rebuilt.returncode == 1
-    assert "every_read_record_is_landed_or_rejected" in rebuilt.stderr
+    assert "load_reconciliation_rules" in rebuilt.stderr
+    assert "every_read_record_is_landed_or_rejected" in rebuilt.stdout

@@ -306,14 +306,14 @@ def test_a_missing_350_row_fails_the_build_naming_item_and_rater(small_release: 
     ingest(db_path, release)
 
     built = run_dwh(
-        ["build", *selecting("dices_350_exactly_123_raters_per_item", "dices_350_every_rater_rates_every_item")],
+        ["build", *selecting("int_dices__rows_rules", "dices_350_every_rater_rates_every_item")],
         db_path,
     )
 
     assert built.returncode != 0
-    per_item = failing_rows(db_path, "dices_350_exactly_123_raters_per_item")
-    assert [(r["dataset_config"], r["item_id"], r["n_found"], r["n_expected"]) for r in per_item] == [
-        ("350", "2", 122, 123)
+    per_item = failing_rows(db_path, "int_dices__rows_rules")
+    assert [(r["broken_rule"], r["dataset_config"], r["item_id"], r["n_found"], r["n_expected"]) for r in per_item] == [
+        ("dices_350_exactly_123_raters_per_item", "350", "2", 122, 123)
     ]
     missing = failing_rows(db_path, "dices_350_every_rater_rates_every_item")
     assert [tuple(r.values()) for r in missing] == [("350", "2", dropped[rater])]
@@ -323,8 +323,9 @@ def test_a_missing_350_row_fails_the_build_naming_item_and_rater(small_release: 
 def test_rater_columns_outside_their_vocabularies_fail_the_build_naming_each(
     small_release: Path, tmp_path: Path
 ) -> None:
-    """One test checks a rater's five described columns (dices_rater_columns_in_vocabulary): each
-    offending value is its own row, naming the column and the record."""
+    """One rule checks a rater's five described columns (dices_rater_columns_in_vocabulary, of
+    int_dices__rows_vocabularies): each offending value is its own row, naming the column and the
+    record."""
     release = copy_release(small_release, tmp_path / "dices")
     header, records = read_records(release / FILE_990)
     records[3][header.index("rater_gender")] = "Male"
@@ -333,14 +334,14 @@ def test_rater_columns_outside_their_vocabularies_fail_the_build_naming_each(
     db_path = tmp_path / "warehouse.duckdb"
     ingest(db_path, release)
 
-    built = run_dwh(["build", *selecting("dices_rater_columns_in_vocabulary")], db_path)
+    built = run_dwh(["build", *selecting("int_dices__rows_vocabularies")], db_path)
 
-    assert built.returncode != 0 and "dices_rater_columns_in_vocabulary" in built.stderr
-    offending = failing_rows(db_path, "dices_rater_columns_in_vocabulary")
-    assert sorted((r["source_row_id"], r["vocabulary"], r["value"]) for r in offending) == sorted(
+    assert built.returncode != 0 and "int_dices__rows_vocabularies" in built.stderr
+    offending = failing_rows(db_path, "int_dices__rows_vocabularies")
+    assert sorted((r["broken_rule"], r["source_row_id"], r["vocabulary"], r["value"]) for r in offending) == sorted(
         [
-            (records[3][header.index("id")], "gender", "Male"),
-            (records[5][header.index("id")], "phase", "Phase4"),
+            ("dices_rater_columns_in_vocabulary", records[3][header.index("id")], "gender", "Male"),
+            ("dices_rater_columns_in_vocabulary", records[5][header.index("id")], "phase", "Phase4"),
         ]
     )
 

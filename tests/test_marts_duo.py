@@ -177,8 +177,9 @@ def test_unexplained_mismatch_still_warns(altered_warehouse: tuple[Path, Build])
         where language = 'ja' and setting = 'ed' and statistic = 'subjective_preference_mean'""",
     )
     assert row == [("mismatch", False, None)]
-    assert set(build.warned_rows) == {"published_statistics_match"}
-    warned = build.warned_rows["published_statistics_match"]
+    assert set(build.warned_rows) == {"published_statistics_comparison_warnings"}
+    warned = build.warned_rows["published_statistics_comparison_warnings"]
+    assert {row["broken_rule"] for row in warned} == {"published_statistics_match"}
     assert any(row["language"] == "ja" and row["statistic"] == "subjective_preference_mean" for row in warned)
     # the explained rows are not among the warned ones
     assert "n_dialogues_with_objective_evaluation" not in {row["statistic"] for row in warned}
@@ -200,7 +201,8 @@ def test_explanation_holds_only_for_the_figure_it_was_written_for(altered_wareho
     )
     assert rows == [("objective_preference_mean", "mismatch", None), ("objective_preference_sd", "mismatch", None)]
     warned = {
-        (row["language"], row["setting"], row["statistic"]) for row in build.warned_rows["published_statistics_match"]
+        (row["language"], row["setting"], row["statistic"])
+        for row in build.warned_rows["published_statistics_comparison_warnings"]
     }
     assert {("en", "ed", "objective_preference_mean"), ("en", "ed", "objective_preference_sd")} <= warned
 
@@ -220,12 +222,12 @@ def two_score_release(real_duo: Path, tmp_path_factory: pytest.TempPathFactory) 
 def test_two_annotator_scores_fail_the_build_naming_the_dialogue(two_score_release: Path, tmp_path: Path) -> None:
     db_path = tmp_path / "warehouse.duckdb"
     run_dwh(["ingest", "--duo", str(two_score_release)], db_path, check=True)
-    built = run_dwh(["build", *selecting("duo_objective_three_annotator_scores")], db_path)
+    built = run_dwh(["build", *selecting("int_duo__objective_metrics_rules")], db_path)
     assert built.returncode != 0
-    failure = built.stdout[built.stdout.index("FAIL: duo_objective_three_annotator_scores") :]
-    first_rows = failure.splitlines()[1:3]
-    assert "dialogue_key" in first_rows[0] and "n_scores" in first_rows[0]
-    assert "duo:en:0003" in first_rows[1] and "empathy" in first_rows[1] and "[4.0,3.0]" in first_rows[1]
+    failure = built.stdout[built.stdout.index("FAIL: int_duo__objective_metrics_rules") :].splitlines()
+    assert failure[1].split()[0] == "broken_rule" and "dialogue_key" in failure[1] and "n_scores" in failure[1]
+    [row] = [line for line in failure[2:] if line.startswith("  duo_objective_three_annotator_scores ")]
+    assert "duo:en:0003" in row and "empathy" in row and "[4.0,3.0]" in row
     assert built.stderr.strip().startswith("dwh: error: dbt build failed")
     assert len(built.stderr.strip().splitlines()) == 1
 

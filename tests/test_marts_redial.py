@@ -234,7 +234,7 @@ def test_quirks_recommender_first_empty_form_titles_and_unresolved_mention(
     assert query(db_path, "select count(*) from marts.ratings where dialogue_key = 'redial:20001'") == [(12,)]
     # the unresolved mention is a documented quirk: no warning, but `dwh summary` counts it;
     # the small release's counts differ from the card's (that is the one warning)
-    assert not_passed == {"published_statistics_match": "warn"}
+    assert not_passed == {"published_statistics_comparison_warnings": "warn"}
     summary = run_dwh(["summary"], db_path, check=True).stdout
     assert "ReDial: 1 @id tag(s) in 1 conversation(s) name a movie" in summary
 
@@ -288,11 +288,12 @@ def test_form_label_outside_vocabulary_fails_naming_the_conversation(tmp_path: P
     release = write_release(tmp_path / "release", [json.dumps(conversation)], [])
     db_path = tmp_path / "warehouse.duckdb"
     run_dwh(["ingest", "--redial", str(release)], db_path, check=True)
-    built = run_dwh(["build", *selecting("redial_form_answers_in_vocabulary")], db_path)
+    built = run_dwh(["build", *selecting("int_redial__form_answers_vocabularies")], db_path)
     assert built.returncode != 0
-    offending = failing_rows(db_path, "redial_form_answers_in_vocabulary")
+    offending = failing_rows(db_path, "int_redial__form_answers_vocabularies")
     assert offending == [
         {
+            "broken_rule": "redial_form_answers_in_vocabulary",
             "dialogue_key": "redial:391",
             "form": "initiator",
             "movie_id": "151313",
@@ -303,4 +304,5 @@ def test_form_label_outside_vocabulary_fails_naming_the_conversation(tmp_path: P
         }
     ]
     assert built.stderr.strip().startswith("dwh: error: dbt build failed")
-    assert "redial_form_answers_in_vocabulary" in built.stderr
+    assert "int_redial__form_answers_vocabularies" in built.stderr
+    assert "redial_form_answers_in_vocabulary" in built.stdout

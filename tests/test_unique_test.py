@@ -1,6 +1,6 @@
 """macros/test_unique_at_scale.sql is `unique_at_scale`, dbt's `unique` test computed over the values'
 hashes (a window DuckDB spills, for the tables that grow with the corpus), and
-`unique_combination_of_columns_at_scale`, the project's `unique_combination_of_columns` computed the
+`unique_combination_of_columns_at_scale`, dbt_utils' `unique_combination_of_columns` computed the
 same way. Each must answer exactly what its plain test does: every repeated non-null value (every
 repeated combination, nulls included) with its count, nothing else. Checked here against the plain
 formulation on the same rows, for any mix of repeats, nulls and values (hypothesis). `unique` itself
@@ -27,7 +27,7 @@ having count(*) > 1
 """
 
 
-# the project's `unique_combination_of_columns` (dbt_utils' formulation), the other answer to match
+# dbt_utils' `unique_combination_of_columns` (the formulation `keys_hold` keeps), the other answer to match
 PLAIN_COMBINATION = """
 select {columns}, count(*) as n_rows
 from {model}

@@ -1,5 +1,5 @@
--- Every dialogue's turns start at turn_index 0 (sequential_values on the mart proves that they
--- then go up by one): one row per dialogue whose first turn has another index.
+-- Every dialogue's turns start at turn_index 0 (the rule turn_index_sequential of turns_rules proves
+-- that they then go up by one): one row per dialogue whose first turn has another index.
 select
     dialogue_key,
     min(turn_index) as first_turn_index,
