@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import scipy
 
 # the columns every memoized model adds to its rows
 FINGERPRINT = "inputs_fingerprint"
@@ -27,8 +28,10 @@ PACKAGE = Path(__file__).resolve().parent
 
 @cache
 def code_version() -> str:
-    """A hash of every module of this package: changed code computes every slot again."""
-    digest = hashlib.sha256()
+    """A hash of every module of this package and of the versions of the libraries its figures are
+    computed with (numpy's random streams, scipy's distributions): changed code computes every slot
+    again."""
+    digest = hashlib.sha256(f"numpy {np.__version__} scipy {scipy.__version__} pandas {pd.__version__}".encode())
     for module in sorted(PACKAGE.glob("*.py")):
         digest.update(module.name.encode() + b"\0" + module.read_bytes() + b"\0")
     return digest.hexdigest()
