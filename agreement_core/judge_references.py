@@ -3,7 +3,7 @@ references, each split by the agreement's rater groups where its raters have the
 values, on one axis of units and labels (`JudgeQuestion`), ready for `agreement_core.judges`."""
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import duckdb
 import numpy as np
@@ -118,10 +118,17 @@ def label_codes(question: Question, judge_values: pd.DataFrame) -> np.ndarray:
 
 
 def judge_question(
-    question: Question, references: pd.DataFrame, judge_values: pd.DataFrame, groups: pd.DataFrame
+    question: Question,
+    references: pd.DataFrame,
+    judge_values: pd.DataFrame,
+    groups: pd.DataFrame,
+    built_references: dict[tuple[bytes, bytes], "BuiltReferences"] | None = None,
 ) -> JudgeQuestion:
     """`references` (unit_id, rater_id (−1: none), ceiling_rater, reference, value_code),
-    `judge_values` (judge, unit_id, value), `groups` (group_id, group_dimension, group_value, rater_id)."""
+    `judge_values` (judge, unit_id, value), `groups` (group_id, group_dimension, group_value, rater_id).
+    The references on the task's axes (labels, units) are taken from `built_references` where they
+    were built on the same axes for another task of the question (the tasks of its judges and pairs
+    of judges share them), and kept there."""
     on_axis = Question(**{**question.__dict__, "codes": label_codes(question, judge_values)})
     unit_ids = np.union1d(references["unit_id"].to_numpy(), judge_values["unit_id"].to_numpy())
     judges, judge_index = np.unique(judge_values["judge"].to_numpy(dtype=object), return_inverse=True)
@@ -131,9 +138,24 @@ def judge_question(
         judge_index,
         np.searchsorted(unit_ids, judge_values["unit_id"].to_numpy()),
     ] = 1.0
+    axes = (on_axis.codes.tobytes(), unit_ids.tobytes())
+    built = (built_references or {}).get(axes) or references_on(on_axis, references, unit_ids, groups)
+    if built_references is not None:
+        built_references[axes] = built
+    return JudgeQuestion(on_axis, judges, judge_counts, *built)
+
+
+# a question's references on one axis of labels and units, and its dimensions' members
+BuiltReferences = tuple[list["Reference"], dict[tuple[str, str], pd.DataFrame]]
+
+
+def references_on(
+    question: Question, references: pd.DataFrame, unit_ids: np.ndarray, groups: pd.DataFrame
+) -> BuiltReferences:
+    """Every base reference of the question on the given axes, each followed by its rater groups."""
     built, dimensions = [], {}
     for name, rows in references.groupby("reference", sort=True):
-        base = base_reference(str(name), on_axis, rows, unit_ids)
+        base = base_reference(str(name), question, rows, unit_ids)
         everything = np.ones(len(base.label_index), dtype=bool)
         built.append(Reference(base.name, WHOLE_REFERENCE, base.counts(), everything, base))
         for dimension, members in groups[groups["rater_id"].isin(rows["rater_id"])].groupby("group_dimension"):
@@ -142,7 +164,7 @@ def judge_question(
             members = members.assign(group_number=pd.factorize(members["group_value"], sort=True)[0])
             dimensions[(base.name, str(dimension))] = members
             built.extend(group_references(base, str(dimension), members))
-    return JudgeQuestion(on_axis, judges, judge_counts, built, dimensions)
+    return built, dimensions
 
 
 def base_reference(name: str, question: Question, rows: pd.DataFrame, unit_ids: np.ndarray) -> BaseReference:
@@ -177,6 +199,8 @@ class JudgedQuestion:
     references: pd.DataFrame  # unit_id, rater_id (−1: none), ceiling_rater, reference, value_code
     judge_values: pd.DataFrame  # judge, unit_id, value
     groups: pd.DataFrame  # group_id, group_dimension, group_value, rater_id
+    # the references built for its tasks, by axes: built once for all its judges and pairs
+    built_references: dict[tuple[bytes, bytes], BuiltReferences] = field(default_factory=dict, repr=False)
 
     @property
     def judges(self) -> list[str]:
@@ -185,7 +209,7 @@ class JudgedQuestion:
     def task(self, judges: Sequence[str] | None = None) -> JudgeQuestion:
         """The task of the given judges (default every judge of the question)."""
         values = self.judge_values if judges is None else self.judge_values[self.judge_values["judge"].isin(judges)]
-        return judge_question(self.question, self.references, values, self.groups)
+        return judge_question(self.question, self.references, values, self.groups, self.built_references)
 
 
 def judged_questions(
