@@ -289,10 +289,12 @@ def question_rows(
     """One row per group with a rater among the question's values: its figures and their uncertainty
     (the rows `stored` holds when they were computed from the same inputs)."""
     memberships = Memberships.of(values, groups)
-    if stored is None:
-        return computed_rows(values, memberships, settings)
-    fingerprint = memo.fingerprint(inputs_of(values, memberships, settings))
-    return stored.rows(values.question.name, fingerprint, lambda: computed_rows(values, memberships, settings))
+    return memo.rows_of(
+        stored,
+        values.question.name,
+        lambda: inputs_of(values, memberships, settings),
+        lambda: computed_rows(values, memberships, settings),
+    )
 
 
 def computed_rows(values: QuestionValues, memberships: Memberships, settings: MonteCarloSettings) -> pd.DataFrame:

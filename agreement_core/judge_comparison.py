@@ -155,12 +155,15 @@ def judged_question_rows(
     rows = []
     for pair in combinations(judged.judges, 2):
         task = judged.task(pair)
-        if stored is None:
-            rows.append(pair_rows(task, 0, 1, settings))
-            continue
-        fingerprint = memo.fingerprint(inputs_of(task, settings))
         slot = (*pair, *task.question.name)
-        rows.append(stored.rows(slot, fingerprint, lambda task=task: pair_rows(task, 0, 1, settings)))
+        rows.append(
+            memo.rows_of(
+                stored,
+                slot,
+                lambda task=task: inputs_of(task, settings),
+                lambda task=task: pair_rows(task, 0, 1, settings),
+            )
+        )
     return rows
 
 

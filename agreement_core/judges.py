@@ -267,12 +267,15 @@ def judged_question_rows(
     rows = []
     for judge in judged.judges:
         task = judged.task([judge])
-        if stored is None:
-            rows.append(question_rows(task, settings))
-            continue
-        fingerprint = memo.fingerprint(inputs_of(task, settings))
         slot = (judge, *task.question.name)
-        rows.append(stored.rows(slot, fingerprint, lambda task=task: question_rows(task, settings)))
+        rows.append(
+            memo.rows_of(
+                stored,
+                slot,
+                lambda task=task: inputs_of(task, settings),
+                lambda task=task: question_rows(task, settings),
+            )
+        )
     return pd.concat(rows, ignore_index=True)
 
 

@@ -92,6 +92,16 @@ class Memo:
         return compute().assign(**{FINGERPRINT: inputs_fingerprint, COMPUTED_AT: self.computed_at})
 
 
+def rows_of(
+    stored: Memo | None, slot: tuple, inputs: Callable[[], list[object]], compute: Callable[[], pd.DataFrame]
+) -> pd.DataFrame:
+    """A slot's rows: `compute()`'s without a memo (no fingerprint columns), else those `stored`
+    holds under the fingerprint of `inputs()`, or computed and marked with it."""
+    if stored is None:
+        return compute()
+    return stored.rows(slot, fingerprint(inputs()), compute)
+
+
 def _as_tuple(slot: object) -> tuple:
     return slot if isinstance(slot, tuple) else (slot,)
 
