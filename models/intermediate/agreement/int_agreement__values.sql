@@ -1,6 +1,8 @@
 -- The values the agreement figures are computed from: one row per (unit, rater) with the
--- rater's first judgement's value, for the units of `int_agreement__units` and the raters not
--- excluded. Small integers only: at DICES's size this is the longest table the figures read.
+-- rater's first judgement's value, for the units of the questions several raters judge and the
+-- raters not excluded: the units `int_agreement__units` counts, with a value. Read beside that
+-- model, not after it, so that the figures do not wait for the units' counts. Small integers
+-- only: at DICES's size this is the longest table the figures read.
 with
 
 first_judgements as (
@@ -10,9 +12,16 @@ first_judgements as (
 
 ),
 
-units as (
+judged_units as (
 
-    select * from {{ ref('int_agreement__units') }}
+    select * from {{ ref('int_agreement__judged_units') }}
+
+),
+
+questions as (
+
+    select * from {{ ref('int_agreement__questions') }}
+    where several_raters_per_unit
 
 ),
 
@@ -30,7 +39,8 @@ final as (
         first_judgements.rater_id,
         first_judgements.value_code
     from first_judgements
-    inner join units on first_judgements.unit_id = units.unit_id
+    inner join judged_units on first_judgements.unit_id = judged_units.unit_id
+    inner join questions on judged_units.question_id = questions.question_id
     inner join raters on first_judgements.rater_id = raters.rater_id
 
 )

@@ -10,9 +10,14 @@ ratings as (
 
 ),
 
-dialogues as (
+-- the split straight from the conversations, not from `int_redial__dialogues`, which waits for
+-- the movie mentions: the agreement models wait for this model
+conversations as (
 
-    select * from {{ ref('int_redial__dialogues') }}
+    select
+        dialogue_key,
+        split
+    from {{ ref('stg_redial__conversations') }}
 
 ),
 
@@ -20,7 +25,7 @@ final as (
 
     select
         ratings.source,
-        dialogues.split as scope,
+        conversations.split as scope,
         ratings.rating_kind,
         ratings.question,
         ratings.dialogue_key || ':' || ratings.movie_id as unit_key,
@@ -28,7 +33,7 @@ final as (
         ratings.form_role as reference,
         cast(ratings.value_numeric as integer) as value_code
     from ratings
-    inner join dialogues on ratings.dialogue_key = dialogues.dialogue_key
+    inner join conversations on ratings.dialogue_key = conversations.dialogue_key
 
 )
 

@@ -11,9 +11,14 @@ ratings as (
 
 ),
 
-dialogues as (
+-- the split straight from the conversations, not from `int_redial__dialogues`, which waits for
+-- the movie mentions: the agreement models wait for this model
+conversations as (
 
-    select * from {{ ref('int_redial__dialogues') }}
+    select
+        dialogue_key,
+        split
+    from {{ ref('stg_redial__conversations') }}
 
 ),
 
@@ -21,7 +26,7 @@ final as (
 
     select
         ratings.source,
-        dialogues.split as scope,
+        conversations.split as scope,
         ratings.rating_kind,
         ratings.question,
         ratings.dialogue_key || ':' || ratings.movie_id as unit_key,
@@ -32,7 +37,7 @@ final as (
         cast(null as varchar) as judgement_round,
         case ratings.form when 'initiator' then 1 else 2 end as judgement_row
     from ratings
-    inner join dialogues on ratings.dialogue_key = dialogues.dialogue_key
+    inner join conversations on ratings.dialogue_key = conversations.dialogue_key
 
 )
 
