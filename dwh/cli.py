@@ -137,6 +137,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="judges' judgements: a file or a folder of files (CSV with a header, JSONL or Parquet, by extension) "
         "with judge, dialogue_key, question, value (and movie_id for ReDial); checked against the last build's marts",
     )
+    ingest.add_argument(
+        "--dataset",
+        type=Path,
+        action="append",
+        metavar="PATH",
+        help="a dataset folder (dataset.yml, questions.csv, judgements*.csv|.jsonl|.parquet, optionally raters.csv "
+        "and units.csv|.jsonl; docs/DATASETS.md); repeatable",
+    )
     ingest.set_defaults(handler=cmd_ingest)
 
     build = commands.add_parser(
@@ -227,9 +235,12 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     requests = [SourceRequest(source.name, path) for source in SOURCES if (path := getattr(args, source.name))]
     db_path = warehouse_path()
     check_memory_limit()
-    outcome = run_ingest(db_path, requests, progress=say_progress, judges=args.judges)
-    reports = outcome.reports + (outcome.judges.reports if outcome.judges else [])
+    outcome = run_ingest(db_path, requests, progress=say_progress, judges=args.judges, datasets=args.dataset)
+    dataset_reports = [report for dataset in outcome.datasets for report in dataset.reports]
+    reports = outcome.reports + dataset_reports + (outcome.judges.reports if outcome.judges else [])
     print(format_reports(reports))
+    for dataset in outcome.datasets:
+        print("\n".join(dataset.summary_lines()))
     if outcome.judges:
         print(outcome.judges.summary_line())
     print(f"warehouse: {db_path}")
