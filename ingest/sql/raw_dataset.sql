@@ -56,7 +56,7 @@ create table if not exists raw.dataset_questions (
 -- One row per judgement row that landed, missing values included (is_missing: the value was empty
 -- or one of the question's `missing` values; not a judgement, counted). Unique on (dataset,
 -- unit_id, rater_id, question, round_rank): a second value for one of them is a reject.
--- value: the text as given (null when empty); label_position: nominal and ordinal, the value's
+-- value: the text as given (null when absent; an empty CSV field reads as null); label_position: nominal and ordinal, the value's
 -- 1-based position in the question's labels; value_number: interval and ratio, the value as a
 -- number. round: the text as given (null when absent: round 1); round_rank: the round's place
 -- among the dataset's rounds in natural order (numbers by value, `2` before `10`; other texts

@@ -25,12 +25,15 @@ described as (
             when nullif(trim(turns), '') is null then true
             when not json_valid(turns) then false
             when json_type(turns) <> 'ARRAY' then false
-            else list_bool_and(list_transform(
+            else coalesce(list_bool_and(list_transform(
                 json_extract(turns, '$[*]'),
-                turn -> json_type(turn) = 'OBJECT'
+                turn -> coalesce(
+                    json_type(turn) = 'OBJECT'
                     and json_type(turn, '$.speaker_role') = 'VARCHAR'
-                    and json_type(turn, '$.text') = 'VARCHAR'
-            )) is not false
+                    and json_type(turn, '$.text') = 'VARCHAR',
+                    false
+                )
+            )), true)
         end as turns_are_a_list
     from input
     left join first_rows on input.unit_id = first_rows.unit_id
