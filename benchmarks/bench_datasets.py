@@ -193,7 +193,7 @@ def table(args: argparse.Namespace, judgements: int, folder: Path, runs: list) -
         f"--format {args.format}`; {len(ok)} of {len(runs)} run(s) ok",
         *(f"- {key}: {value}" for key, value in machine.items()),
         "- Wall time: median (min–max) of the whole `dwh ingest --dataset` process, a fresh database each run; "
-        "peak RSS: the largest process (benchmarks/measure.py); the default DWH_MEMORY_LIMIT",
+        "peak RSS: the largest process (benchmarks/measure.py), the highest of the runs; the default DWH_MEMORY_LIMIT",
         "",
         "| judgements | units × raters per unit × questions | raters | format | folder MiB | median wall s | "
         "min–max wall s | median CPU s | peak RSS MiB | target |",
