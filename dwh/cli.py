@@ -1,4 +1,4 @@
-"""The `dwh` command: ingest, build, sample, fetch, summary, report, export."""
+"""The `dwh` command: ingest, build, sample, recipe, fetch, summary, report, export."""
 
 import argparse
 import os
@@ -137,6 +137,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="judges' judgements: a file or a folder of files (CSV with a header, JSONL or Parquet, by extension) "
         "with judge, dialogue_key, question, value (and movie_id for ReDial); checked against the last build's marts",
     )
+    ingest.add_argument(
+        "--dataset",
+        type=Path,
+        action="append",
+        metavar="PATH",
+        help="a dataset folder (dataset.yml, questions.csv, judgements*.csv|.jsonl|.parquet, optionally raters.csv "
+        "and units.csv|.jsonl; docs/DATASETS.md); repeatable",
+    )
     ingest.set_defaults(handler=cmd_ingest)
 
     build = commands.add_parser(
@@ -178,6 +186,19 @@ def build_parser() -> argparse.ArgumentParser:
         "--force", action="store_true", help="write into a folder that already holds files, overwriting them"
     )
     sample.set_defaults(handler=cmd_sample)
+
+    recipe = commands.add_parser(
+        "recipe",
+        help="turn a published multi-rater release into a dataset folder for dwh ingest --dataset",
+        description="Reads a release as published (SRC) and writes a dataset folder (OUT, new or empty) in the "
+        "long form `dwh ingest --dataset` lands: dataset.yml (with the release's license and citation), "
+        "questions.csv, judgements, raters and units. `dwh recipe --list` lists the recipes.",
+    )
+    recipe.add_argument("name", nargs="?", metavar="NAME", help="the recipe (dwh recipe --list)")
+    recipe.add_argument("src", nargs="?", type=Path, metavar="SRC", help="the folder holding the release's files")
+    recipe.add_argument("out", nargs="?", type=Path, metavar="OUT", help="the dataset folder to write (new or empty)")
+    recipe.add_argument("--list", action="store_true", help="list the recipes and what each reads")
+    recipe.set_defaults(handler=cmd_recipe)
 
     fetch = commands.add_parser("fetch", help="download the real releases, verified by size and SHA-256")
     fetch.add_argument("out", type=Path, help="output folder (duo/, redial/, dices/ are written inside)")
@@ -227,9 +248,12 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     requests = [SourceRequest(source.name, path) for source in SOURCES if (path := getattr(args, source.name))]
     db_path = warehouse_path()
     check_memory_limit()
-    outcome = run_ingest(db_path, requests, progress=say_progress, judges=args.judges)
-    reports = outcome.reports + (outcome.judges.reports if outcome.judges else [])
+    outcome = run_ingest(db_path, requests, progress=say_progress, judges=args.judges, datasets=args.dataset)
+    dataset_reports = [report for dataset in outcome.datasets for report in dataset.reports]
+    reports = outcome.reports + dataset_reports + (outcome.judges.reports if outcome.judges else [])
     print(format_reports(reports))
+    for dataset in outcome.datasets:
+        print("\n".join(dataset.summary_lines()))
     if outcome.judges:
         print(outcome.judges.summary_line())
     print(f"warehouse: {db_path}")
@@ -262,6 +286,23 @@ def cmd_sample(args: argparse.Namespace) -> int:
     scale = int(args.scale) if args.scale.is_integer() else args.scale
     for path in write_sample(args.out, scale=scale, seed=args.seed, force=args.force):
         print(path)
+    return 0
+
+
+def cmd_recipe(args: argparse.Namespace) -> int:
+    from ingest.recipes import recipe_list, run_recipe
+
+    if args.list:
+        print("\n".join(recipe_list()))
+        return 0
+    if not (args.name and args.src and args.out):
+        raise DwhError(
+            "dwh recipe NAME SRC OUT: give a recipe, the release's folder and a new dataset folder "
+            "(dwh recipe --list lists the recipes)"
+        )
+    for path in run_recipe(args.name, args.src, args.out):
+        print(path)
+    print(f"recipe {args.name}: load it with dwh ingest --dataset {args.out}")
     return 0
 
 

@@ -12,17 +12,22 @@ from ingest.sources import SOURCES
 
 
 def run_ingest(
-    db_path: Path, requests: list[SourceRequest], progress: Callable[[str], None], judges: Path | None = None
+    db_path: Path,
+    requests: list[SourceRequest],
+    progress: Callable[[str], None],
+    judges: Path | None = None,
+    datasets: list[Path] | None = None,
 ) -> IngestOutcome:
-    """Land every requested source, then the judges, into a staged copy, then publish it: all or nothing."""
-    if not requests and not judges:
-        options = [f"--{s.name}" for s in SOURCES] + ["--judges"]
+    """Land every requested source, the datasets, then the judges, into a staged copy, then publish
+    it: all or nothing."""
+    if not requests and not judges and not datasets:
+        options = [f"--{s.name}" for s in SOURCES] + ["--dataset", "--judges"]
         raise DwhError("nothing to ingest: give " + " and/or ".join(options))
     refuse_unusable_warehouse(db_path)
     if judges:
         refuse_judges_without_marts(db_path)
     with writer_lock(db_path), staged_copy(db_path) as staged, answering_a_full_disk(db_path):
-        outcome = land_into(staged, requests, progress, judges)
+        outcome = land_into(staged, requests, progress, judges, datasets)
         publish(staged, db_path)
     return outcome
 

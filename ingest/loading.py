@@ -2,7 +2,7 @@
 
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -11,6 +11,9 @@ from tqdm import tqdm
 
 from ingest import __version__
 from ingest.database import connect, ensure_raw_schema, out_of_memory
+from ingest.datasets import SOURCE as DATASET_SOURCE
+from ingest.datasets.folder import DatasetFolder, recognise_datasets
+from ingest.datasets.landing import DatasetOutcome, land_dataset
 from ingest.judge_landing import JudgesOutcome, land_judges
 from ingest.judges import SOURCE as JUDGES_SOURCE
 from ingest.judges import JudgesFile, recognise_judges_files
@@ -33,37 +36,48 @@ def new_load_id() -> str:
 
 @dataclass(frozen=True)
 class IngestOutcome:
-    """What one `dwh ingest` landed: a report per release file, and what the judges load did (if any)."""
+    """What one `dwh ingest` landed: a report per release file, what the judges load did (if any),
+    and what landed of each dataset (`--dataset`)."""
 
     reports: list[FileReport]
     judges: JudgesOutcome | None
+    datasets: list[DatasetOutcome] = field(default_factory=list)
 
 
 def land_into(
-    db_path: Path, requests: list[SourceRequest], progress: Callable[[str], None], judges: Path | None = None
+    db_path: Path,
+    requests: list[SourceRequest],
+    progress: Callable[[str], None],
+    judges: Path | None = None,
+    datasets: list[Path] | None = None,
 ) -> IngestOutcome:
-    """Land every request, then the judges (`--judges`), into the database at db_path (`dwh ingest`
-    gives a staged copy), statement by statement.
+    """Land every request, then the datasets (`--dataset`), then the judges (`--judges`), into the
+    database at db_path (`dwh ingest` gives a staged copy), statement by statement.
 
     No enclosing transaction: the staged copy is what makes a load all or nothing (it is only
     published when every source landed), and committing as it goes lets DuckDB write large
-    releases out instead of holding them all as one uncommitted transaction.
+    releases out instead of holding them all as one uncommitted transaction. Each dataset lands in
+    a transaction of its own.
     """
     con = connect(db_path)
     try:
         ensure_raw_schema(con)
-        # a judges file without a needed column stops the load before the releases land
+        # a dataset folder or a judges file without a needed file or column stops the load before
+        # the releases land
+        folders = recognise_datasets(con, datasets or [])
         judges_files = recognise_judges_files(con, judges) if judges else []
         load_id = new_load_id()
-        sources = [r.source for r in requests] + ([JUDGES_SOURCE] if judges else [])
+        sources = [r.source for r in requests] + ([DATASET_SOURCE] if folders else [])
+        sources += [JUDGES_SOURCE] if judges else []
         con.execute(
             "insert into raw.ingest_loads values (?, current_timestamp, null, string_split(?, ','), ?)",
             [load_id, ",".join(sources), __version__],
         )
         reports = _land_all(con, load_id, requests, progress)
+        landed = [_land_dataset(con, load_id, folder, progress) for folder in folders]
         outcome = _land_judges(con, load_id, judges, judges_files, bool(requests), progress) if judges else None
         con.execute("update raw.ingest_loads set finished_at = current_timestamp where load_id = ?", [load_id])
-        return IngestOutcome(reports, outcome)
+        return IngestOutcome(reports, outcome, landed)
     finally:
         con.close()
 
@@ -102,6 +116,18 @@ def _land_source(
         return lander_for(request.source)(LoadContext(con, load_id), request.path)
     except duckdb.OutOfMemoryException as exc:
         raise out_of_memory(request.path) from exc
+
+
+def _land_dataset(
+    con: duckdb.DuckDBPyConnection, load_id: str, folder: DatasetFolder, progress: Callable[[str], None]
+) -> DatasetOutcome:
+    progress(f"dataset {folder.name}: {folder.path}")
+    steps = ("questions", "judgements", "raters", "units")
+    try:
+        with tqdm(total=len(steps), desc=f"dataset {folder.name}", unit="part", disable=None) as bar:
+            return land_dataset(LoadContext(con, load_id), folder, lambda _part: bar.update())
+    except duckdb.OutOfMemoryException as exc:
+        raise out_of_memory(folder.path) from exc
 
 
 def _land_judges(

@@ -1,9 +1,11 @@
-"""`dwh sample`: the embedded sample data, all datasets in their real release layouts, and a few
-judges of known character beside them (`judges/`, for `dwh ingest --judges`)."""
+"""`dwh sample`: the embedded sample data, all datasets in their real release layouts, a few
+judges of known character beside them (`judges/`, for `dwh ingest --judges`), and a small dataset
+folder in the long form of docs/DATASETS.md (`datasets/chatbot_study/`, for `dwh ingest --dataset`)."""
 
 from pathlib import Path
 
 from dwh.outputs import kind_of, refuse_warehouse_files, resolved, warehouse_files
+from dwh.sample.datasets import datasets_files, write_datasets_sample
 from dwh.sample.dices import dices_release_files, write_dices_sample
 from dwh.sample.duo import duo_release_files, write_duo_sample
 from dwh.sample.judges import judges_files, write_judges_sample
@@ -26,6 +28,7 @@ def write_sample(out_dir: Path, scale: float = 1, seed: int = 0, force: bool = F
         write_redial_sample(out_dir, scale, seed),
         *write_dices_sample(out_dir, scale, seed),
         *write_judges_sample(out_dir, seed),
+        *write_datasets_sample(out_dir, seed),
     ]
 
 
@@ -55,6 +58,7 @@ def release_files(out_dir: Path, scale: float) -> list[Path]:
         redial_release_file(out_dir),
         *dices_release_files(out_dir),
         *judges_files(out_dir),
+        *datasets_files(out_dir),
     ]
 
 

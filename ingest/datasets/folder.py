@@ -1,0 +1,141 @@
+"""A dataset folder's files, recognised before anything lands: dataset.yml, questions.csv, the
+judgements files (`judgements*.csv|.jsonl|.parquet`), and optionally raters.csv and units.csv or
+units.jsonl, each with the columns it needs. A folder that lacks one, or a file that lacks a needed
+column, is one line naming the file (and column): nothing of the dataset is loaded.
+"""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+
+from ingest.datasets.manifest import Manifest, read_manifest
+from ingest.datasets.questions import Question, read_questions
+from ingest.datasets.reading import DataFile, columns_of
+from ingest.errors import DwhError
+from ingest.file_facts import refuse_unreadable_file
+
+FORMATS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet": "parquet"}
+LAYOUT = (
+    "a dataset folder holds dataset.yml, questions.csv and judgements.csv|.jsonl|.parquet "
+    "(or several judgements* files), and optionally raters.csv and units.csv|.jsonl"
+)
+NOTHING = "nothing was loaded"
+# the columns each kind of file needs, and those it may have (a file's other columns are kept:
+# a rater's attributes, a unit's other_columns; a judgements file's are ignored)
+NEEDED = {
+    "judgements": ("unit_id", "rater_id", "question", "value"),
+    "raters": ("rater_id",),
+    "units": ("unit_id",),
+}
+KNOWN = {
+    "judgements": ("unit_id", "rater_id", "question", "value", "round"),
+    "raters": ("rater_id", "rater_kind"),
+    "units": ("unit_id", "scope", "split", "language", "turns", "text"),
+}
+HINTS = {
+    "judgements": "a judgements file has the columns unit_id, rater_id, question, value and optionally round",
+    "raters": "raters.csv has the column rater_id, optionally rater_kind, and the raters' attributes",
+    "units": "a units file has the column unit_id and optionally scope, split, language, turns, text",
+}
+
+
+@dataclass(frozen=True)
+class DatasetFolder:
+    """A dataset folder whose files and columns are all there."""
+
+    path: Path
+    manifest: Manifest
+    questions: list[Question]
+    judgements: list[DataFile]
+    raters: DataFile | None
+    units: DataFile | None
+
+    @property
+    def name(self) -> str:
+        return self.manifest.name
+
+    @property
+    def attributes(self) -> tuple[str, ...]:
+        """raters.csv's attribute columns (all but rater_id and rater_kind)."""
+        if self.raters is None:
+            return ()
+        return tuple(column for column in self.raters.columns if column not in KNOWN["raters"])
+
+
+def recognise_dataset(con: duckdb.DuckDBPyConnection, path: Path) -> DatasetFolder:
+    """The folder's files, checked as far as can be before reading their rows."""
+    refuse_unreadable_file(path, f"give a dataset folder ({LAYOUT})")
+    if not path.is_dir():
+        what = "no such folder" if not path.exists() else "not a folder"
+        raise DwhError(f"{path}: {what} ({LAYOUT}); {NOTHING}")
+    manifest = read_manifest(_needed_file(path, "dataset.yml"))
+    questions = read_questions(_needed_file(path, "questions.csv"))
+    judgements = [_data_file(con, path, file, "judgements") for file in _judgements_files(path)]
+    raters_path = path / "raters.csv"
+    raters = _data_file(con, path, raters_path, "raters") if raters_path.exists() else None
+    units_paths = [path / name for name in ("units.csv", "units.jsonl") if (path / name).exists()]
+    if len(units_paths) > 1:
+        raise DwhError(f"{path}: both units.csv and units.jsonl; keep one; {NOTHING}")
+    units = _data_file(con, path, units_paths[0], "units") if units_paths else None
+    folder = DatasetFolder(path, manifest, questions, judgements, raters, units)
+    _refuse_unknown_rater_columns(folder)
+    return folder
+
+
+def _needed_file(folder: Path, name: str) -> Path:
+    path = folder / name
+    if not path.is_file():
+        raise DwhError(f"{path}: no such file ({LAYOUT}); {NOTHING}")
+    return path
+
+
+def _judgements_files(folder: Path) -> list[Path]:
+    found = sorted(
+        path
+        for path in folder.iterdir()
+        if path.name.startswith("judgements") and path.suffix.lower() in FORMATS and path.is_file()
+    )
+    if not found:
+        raise DwhError(f"{folder / 'judgements.csv'}: no such file, nor any judgements* file ({LAYOUT}); {NOTHING}")
+    return found
+
+
+def _data_file(con: duckdb.DuckDBPyConnection, folder: Path, path: Path, kind: str) -> DataFile:
+    refuse_unreadable_file(path, f"remove it from the dataset folder ({LAYOUT})")
+    file_format = FORMATS.get(path.suffix.lower())
+    if kind != "judgements" and file_format == "parquet":
+        raise DwhError(f"{path}: {kind} are read from CSV (or JSONL for units), not Parquet; {NOTHING}")
+    columns = columns_of(con, path, file_format)
+    for name in NEEDED[kind]:
+        if name not in columns:
+            raise DwhError(f"{path}: no column {name!r} ({HINTS[kind]}); {NOTHING}")
+    return DataFile(path, path.relative_to(folder).as_posix(), kind, file_format, columns)
+
+
+def _refuse_unknown_rater_columns(folder: DatasetFolder) -> None:
+    """Every dimension and binned column dataset.yml names is a column of raters.csv."""
+    manifest = folder.manifest
+    named = [("dimensions", name) for name in manifest.dimensions or ()]
+    named += [("bins", name) for name in manifest.bins]
+    for key, name in named:
+        if name not in folder.attributes:
+            offered = ", ".join(folder.attributes) if folder.raters else "there is no raters.csv"
+            raise DwhError(
+                f"{manifest.path}: {key}: {name!r} is no attribute column of raters.csv ({offered}); {NOTHING}"
+            )
+
+
+def recognise_datasets(con: duckdb.DuckDBPyConnection, paths: list[Path]) -> list[DatasetFolder]:
+    """Every dataset folder given, recognised; two folders of one name are refused."""
+    folders: list[DatasetFolder] = []
+    for path in paths:
+        folder = recognise_dataset(con, path)
+        twin = next((other for other in folders if other.name == folder.name), None)
+        if twin:
+            raise DwhError(
+                f"{folder.manifest.path}: name {folder.name!r} is also the name of {twin.manifest.path}; "
+                f"a dataset is loaded from one folder; {NOTHING}"
+            )
+        folders.append(folder)
+    return folders

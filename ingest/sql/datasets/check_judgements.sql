@@ -1,0 +1,67 @@
+-- Every row of temp.dataset_judgement_input with what it is: missing (an empty value or one of the
+-- question's missing values: counted, not a judgement), its label's position or its number, its
+-- round's key, and the reason it cannot land (null when it lands). The first failing check names
+-- the field and its value. A second value for one (unit, rater, question, round) is found
+-- afterwards (datasets/second_values.sql).
+create or replace temp table dataset_judgement_checked as
+with
+
+input as (
+    select
+        *,
+        nullif(trim(unit_id), '') is null as no_unit,
+        nullif(trim(rater_id), '') is null as no_rater,
+        nullif(trim(question), '') is null as no_question,
+        nullif(trim(value), '') is null as no_value,
+        dataset_value_key(value) as value_key,
+        try_cast(trim(value) as double) as number,
+        dataset_value_key(coalesce(nullif(trim(round), ''), '1')) as round_key
+    from temp.dataset_judgement_input
+),
+
+described as (
+    select
+        input.*,
+        questions.level,
+        questions.labels_text,
+        questions.min_value,
+        questions.max_value,
+        questions.scale_text,
+        labels.position as label_position,
+        missing.value_key is not null as is_missing_value
+    from input
+    left join temp.dataset_question_list as questions on trim(input.question) = questions.question
+    left join temp.dataset_label_keys as labels
+        on trim(input.question) = labels.question and input.value_key = labels.value_key
+    left join temp.dataset_missing_keys as missing
+        on trim(input.question) = missing.question and input.value_key = missing.value_key
+),
+
+checked as (
+    select
+        *,
+        no_value or is_missing_value as is_missing,
+        case
+            when _read_error is not null then _read_error
+            when no_unit then 'unit_id: empty'
+            when no_rater then 'rater_id: empty'
+            when no_question then 'question: empty'
+            when level is null then 'question ' || dataset_quoted(question) || ': not in questions.csv'
+            when no_value or is_missing_value then null
+            when level in ('nominal', 'ordinal') and label_position is null
+                then 'value ' || dataset_quoted(value) || ': not a label of ' || trim(question) || ' (' || labels_text || ')'
+            when level in ('interval', 'ratio') and (number is null or not isfinite(number))
+                then 'value ' || dataset_quoted(value) || ': not a number; ' || trim(question) || ' takes a number'
+                    || scale_text
+            when level in ('interval', 'ratio') and (number < min_value or number > max_value)
+                then 'value ' || dataset_quoted(value) || ': outside the scale of ' || trim(question) || ' (a number'
+                    || scale_text || ')'
+        end as reason
+    from described
+)
+
+select
+    * exclude (label_position, number),
+    if(level in ('nominal', 'ordinal') and not is_missing, label_position, null) as label_position,
+    if(level in ('interval', 'ratio') and not is_missing, number, null) as value_number
+from checked;

@@ -1,0 +1,40 @@
+-- What a dataset's rows are checked against, from its questions.csv (read into
+-- temp.dataset_question_rows): each question's level and scale, its labels with their positions,
+-- its missing values. A value matches a label or a missing value by its key: trimmed, and
+-- a number by its value (`1`, `1.0` and ` 1 ` are the same label).
+create or replace temp macro dataset_value_key(text) as
+    coalesce(try_cast(trim(text) as double)::varchar, trim(text));
+
+-- a value as the reasons show it: in single quotes
+create or replace temp macro dataset_quoted(text) as '''' || text || '''';
+
+create or replace temp macro dataset_number_text(number) as
+    if(number = round(number), round(number)::bigint::varchar, number::varchar);
+
+create or replace temp table dataset_question_list as
+select
+    question,
+    level,
+    array_to_string(labels, '|') as labels_text,
+    min_value,
+    max_value,
+    case
+        when min_value is not null and max_value is not null
+            then ' from ' || dataset_number_text(min_value) || ' to ' || dataset_number_text(max_value)
+        when min_value is not null then ' of at least ' || dataset_number_text(min_value)
+        when max_value is not null then ' of at most ' || dataset_number_text(max_value)
+        else ''
+    end as scale_text
+from temp.dataset_question_rows;
+
+create or replace temp table dataset_labels as
+select question, generate_subscripts(labels, 1) as position, unnest(labels) as label
+from temp.dataset_question_rows
+where labels is not null;
+
+create or replace temp table dataset_label_keys as
+select question, position, dataset_value_key(label) as value_key from temp.dataset_labels;
+
+create or replace temp table dataset_missing_keys as
+select distinct question, dataset_value_key(unnest(missing)) as value_key
+from temp.dataset_question_rows;
