@@ -12,7 +12,7 @@ from ingest.sources import SOURCES
 
 
 def run_ingest(
-    db_path: Path, requests: list[SourceRequest], progress: Callable[[str], None], judges: Path | None = None
+    db_path: Path, requests: list[SourceRequest], progress: Callable[[str], None], judges: list[Path] | None = None
 ) -> IngestOutcome:
     """Land every requested source, then the judges, into a staged copy, then publish it: all or nothing."""
     if not requests and not judges:

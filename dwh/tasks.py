@@ -52,7 +52,7 @@ def _reference_tables(con: duckdb.DuckDBPyConnection) -> None:
     )
     # the ReDial form answers judges are checked against are not needed here
     for statement in filter(str.strip, reference.split(";\n")):
-        if "judge_redial_units" not in statement:
+        if "judge_units" not in statement:
             con.execute(statement)
 
 

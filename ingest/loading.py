@@ -11,9 +11,10 @@ from tqdm import tqdm
 
 from ingest import __version__
 from ingest.database import connect, ensure_raw_schema, out_of_memory
+from ingest.judge_files import SkippedFile, recognise_judges_files
 from ingest.judge_landing import JudgesOutcome, land_judges
 from ingest.judges import SOURCE as JUDGES_SOURCE
-from ingest.judges import JudgesFile, recognise_judges_files
+from ingest.judges import JudgesFile
 from ingest.landing import FileReport, LoadContext, in_parallel
 from ingest.sources import SOURCES, lander_for
 
@@ -33,16 +34,18 @@ def new_load_id() -> str:
 
 @dataclass(frozen=True)
 class IngestOutcome:
-    """What one `dwh ingest` landed: a report per release file, and what the judges load did (if any)."""
+    """What one `dwh ingest` landed: a report per release file, what the judges load did (if any), and
+    the files under the judges' folders it did not load."""
 
     reports: list[FileReport]
     judges: JudgesOutcome | None
+    judges_skipped: list[SkippedFile]
 
 
 def land_into(
-    db_path: Path, requests: list[SourceRequest], progress: Callable[[str], None], judges: Path | None = None
+    db_path: Path, requests: list[SourceRequest], progress: Callable[[str], None], judges: list[Path] | None = None
 ) -> IngestOutcome:
-    """Land every request, then the judges (`--judges`), into the database at db_path (`dwh ingest`
+    """Land every request, then the judges (each `--judges` path), into the database at db_path (`dwh ingest`
     gives a staged copy), statement by statement.
 
     No enclosing transaction: the staged copy is what makes a load all or nothing (it is only
@@ -53,7 +56,7 @@ def land_into(
     try:
         ensure_raw_schema(con)
         # a judges file without a needed column stops the load before the releases land
-        judges_files = recognise_judges_files(con, judges) if judges else []
+        found = recognise_judges_files(con, judges or [])
         load_id = new_load_id()
         sources = [r.source for r in requests] + ([JUDGES_SOURCE] if judges else [])
         con.execute(
@@ -61,9 +64,9 @@ def land_into(
             [load_id, ",".join(sources), __version__],
         )
         reports = _land_all(con, load_id, requests, progress)
-        outcome = _land_judges(con, load_id, judges, judges_files, bool(requests), progress) if judges else None
+        outcome = _land_judges(con, load_id, judges, found.files, bool(requests), progress) if judges else None
         con.execute("update raw.ingest_loads set finished_at = current_timestamp where load_id = ?", [load_id])
-        return IngestOutcome(reports, outcome)
+        return IngestOutcome(reports, outcome, found.skipped)
     finally:
         con.close()
 
@@ -107,16 +110,16 @@ def _land_source(
 def _land_judges(
     con: duckdb.DuckDBPyConnection,
     load_id: str,
-    path: Path,
+    paths: list[Path],
     files: list[JudgesFile],
     beside_releases: bool,
     progress: Callable[[str], None],
 ) -> JudgesOutcome:
-    progress(f"judges: {path}")
+    progress(f"judges: {', '.join(map(str, paths))}")
     try:
         return land_judges(LoadContext(con, load_id), files, beside_releases)
     except duckdb.OutOfMemoryException as exc:
-        raise out_of_memory(path) from exc
+        raise out_of_memory(paths[0]) from exc
 
 
 def format_reports(reports: list[FileReport]) -> str:
