@@ -10,7 +10,7 @@ from read_csv({questions}, header = true, auto_detect = false, columns = {{
 create or replace temp table judge_labels as
 select * from read_csv({labels}, header = true, auto_detect = false, columns = {{
     'label_set': 'VARCHAR', 'value_code': 'INTEGER', 'value_text': 'VARCHAR', 'counts_as_missing': 'BOOLEAN',
-    'is_unsure': 'BOOLEAN'}});
+    'is_unsure': 'BOOLEAN', 'meaning': 'VARCHAR'}});
 
 create or replace temp table judge_label_sets as
 select
