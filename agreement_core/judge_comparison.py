@@ -12,7 +12,7 @@ import pandas as pd
 from agreement_core import maths, memo, resampling
 from agreement_core.group_figures import SLOT
 from agreement_core.judge_references import JudgedQuestion, JudgeQuestion, inputs_of
-from agreement_core.judges import MIN_JUDGE_UNITS, estimable
+from agreement_core.judges import MIN_JUDGE_UNITS, estimable, varies_on_judged_units
 from agreement_core.settings import MonteCarloSettings
 
 # two judges' rows of a question are stored, reused and replaced together (`agreement_core.memo`)
@@ -106,7 +106,8 @@ def pair_rows(task: JudgeQuestion, a: int, b: int, settings: MonteCarloSettings)
     references = task.stacked()[:, :, both]
     counts_a, counts_b = task.judge_counts[:, a, both], task.judge_counts[:, b, both]
     with_a, with_b = paired_xrr(counts_a[:, None], counts_b[:, None], references, task.metric, np.ones(both.sum()))
-    xrr_a, xrr_b = estimable(with_a), estimable(with_b)
+    varies = varies_on_judged_units(counts_a[:, None], references)[0]  # a's units are b's: both judged them
+    xrr_a, xrr_b = estimable(with_a, varies), estimable(with_b, varies)
     difference = xrr_a - xrr_b
     rows = pd.DataFrame(
         {

@@ -56,17 +56,27 @@ COLUMNS = {
 def cross_with_references(task: JudgeQuestion) -> maths.CrossReliability:
     """xRR of every judge (X) with every reference (Y): arrays `(judges, references)`; null where it
     cannot be estimated (`estimable`)."""
-    cross = maths.cross_reliability(task.judge_counts[:, :, None], task.stacked()[:, None], task.metric)
-    return maths.CrossReliability(
-        cross.n_units, cross.observed_disagreement, cross.expected_disagreement, estimable(cross)
-    )
+    references = task.stacked()
+    cross = maths.cross_reliability(task.judge_counts[:, :, None], references[:, None], task.metric)
+    xrr = estimable(cross, varies_on_judged_units(task.judge_counts, references))
+    return maths.CrossReliability(cross.n_units, cross.observed_disagreement, cross.expected_disagreement, xrr)
 
 
-def estimable(cross: maths.CrossReliability) -> np.ndarray:
-    """The xRR where it can be estimated: at least MIN_XRR_UNITS units and an expected disagreement
-    above float noise (a constant side gives 5e-14, not 0); NaN elsewhere."""
+def varies_on_judged_units(judge_counts: np.ndarray, references: np.ndarray) -> np.ndarray:
+    """Whether each reference gives at least two different values on each judge's units: `judge_counts`
+    `(labels, judges, units)`, `references` `(labels, references, units)` → `(judges, references)`.
+    Against a constant reference the observed disagreement is the expected one by construction: there
+    is nothing to agree with, and the xRR (0 up to float noise, 5e-14) is no figure."""
+    judged = (judge_counts.sum(axis=0) > 0).astype(float)  # (J, U)
+    given = np.einsum("lru,ju->ljr", (references > 0).astype(float), judged)  # (L, J, R)
+    return (given > 0).sum(axis=0) >= 2
+
+
+def estimable(cross: maths.CrossReliability, varies: np.ndarray | bool = True) -> np.ndarray:
+    """The xRR where it can be estimated: at least MIN_XRR_UNITS units, an expected disagreement above
+    float noise, and a reference that varies on those units (`varies_on_judged_units`); NaN elsewhere."""
     with np.errstate(invalid="ignore"):
-        usable = (cross.n_units >= MIN_XRR_UNITS) & (cross.expected_disagreement > maths.XRR_ZERO)
+        usable = (cross.n_units >= MIN_XRR_UNITS) & (cross.expected_disagreement > maths.XRR_ZERO) & varies
     return np.where(usable, cross.xrr, np.nan)
 
 
@@ -78,7 +88,8 @@ def rest_of(reference: Reference) -> np.ndarray:
 def cross_with_rests(task: JudgeQuestion) -> np.ndarray:
     """xRR of every judge with every group reference's rest; NaN for base references."""
     rests = np.stack([rest_of(reference) for reference in task.references], axis=1)
-    xrr = estimable(maths.cross_reliability(task.judge_counts[:, :, None], rests[:, None], task.metric))
+    cross = maths.cross_reliability(task.judge_counts[:, :, None], rests[:, None], task.metric)
+    xrr = estimable(cross, varies_on_judged_units(task.judge_counts, rests))
     is_group = np.array([reference.is_group for reference in task.references])
     return np.where(is_group[None, :], xrr, np.nan)
 

@@ -107,10 +107,11 @@ def xrr_of(x: dict[int, list], y: dict[int, list], case: dict) -> reference.Cros
     )
 
 
-def estimable(figure: reference.CrossReliability) -> float | None:
+def estimable(figure: reference.CrossReliability, judge: dict[int, list], human: dict[int, list]) -> float | None:
     """The xRR the marts show: none below judges.MIN_XRR_UNITS units (one unit's observed and expected
-    disagreement are the same pairs)."""
-    return figure.xrr if figure.n_units >= judges.MIN_XRR_UNITS else None
+    disagreement are the same pairs) nor against a reference with one value on the judge's units."""
+    values = {value for unit in judge if unit in human for value in human[unit]}
+    return figure.xrr if figure.n_units >= judges.MIN_XRR_UNITS and len(values) >= 2 else None
 
 
 def same(expected: object, actual: object) -> bool:
@@ -150,7 +151,8 @@ def test_every_deterministic_figure_equals_the_independent_code(case: dict) -> N
         human = values_of(case["rows"], members)
         figure = xrr_of(judge, human, case)
         assert row["n_units"] == figure.n_units
-        assert same(estimable(figure), row["xrr"]), (row, figure)
+        judge_xrr = estimable(figure, judge, human)
+        assert same(judge_xrr, row["xrr"]), (row, figure)
         shared = sorted(set(judge) & set(human))
         if case["level"] == "interval":
             x = [judge[u][0] for u in shared]
@@ -164,7 +166,7 @@ def test_every_deterministic_figure_equals_the_independent_code(case: dict) -> N
             member = [human[u].count(judge[u][0]) / len(human[u]) for u in shared]
             assert same(sum(plurality) / len(shared) if shared else None, row["plurality_agreement"])
             assert same(sum(member) / len(shared) if shared else None, row["member_agreement"])
-        median, n_raters, percentile = expected_ceiling(case, members, estimable(figure), figure.n_units)
+        median, n_raters, percentile = expected_ceiling(case, members, judge_xrr, figure.n_units)
         assert same(median, row["human_xrr_median"]) and same(percentile, row["judge_percentile"])
         assert (n_raters is None and row["n_human_raters"] is pd.NA) or n_raters == row["n_human_raters"]
         if row["reference_dimension"] == "gender":
@@ -174,10 +176,11 @@ def test_every_deterministic_figure_equals_the_independent_code(case: dict) -> N
             for u, values in in_group.items():
                 for value in values:
                     rest[u].remove(value)
-            with_rest = estimable(xrr_of(judge, {u: v for u, v in rest.items() if v}, case))
+            rest = {u: v for u, v in rest.items() if v}
+            with_rest = estimable(xrr_of(judge, rest, case), judge, rest)
             assert same(with_rest, row["xrr_with_rest"])
             readable = with_rest is not None and with_rest >= judges.ALIGNMENT_FLOOR
-            alignment = estimable(figure) / with_rest if readable and estimable(figure) is not None else None
+            alignment = judge_xrr / with_rest if readable and judge_xrr is not None else None
             assert same(alignment, row["alignment"]), (row, with_rest)
 
 
@@ -201,7 +204,7 @@ def test_two_judges_are_compared_on_the_units_both_judged(case: dict) -> None:
         human = {u: v for u, v in human.items() if u in both}
         with_a, with_b = xrr_of(a, human, case), xrr_of(b, human, case)
         assert row["n_units"] == with_a.n_units > 0
-        assert same(estimable(with_a), row["xrr_a"]) and same(estimable(with_b), row["xrr_b"])
+        assert same(estimable(with_a, a, human), row["xrr_a"]) and same(estimable(with_b, b, human), row["xrr_b"])
 
 
 def test_a_judge_equal_to_the_users_scores_has_xrr_and_rho_one() -> None:
