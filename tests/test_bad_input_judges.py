@@ -22,7 +22,7 @@ from agreement_core.settings import MonteCarloSettings
 from dwh.report_judges import judge_colours
 from dwh.sample.judges import JUDGES, write_judges_sample
 from tests.bad_input import checksum, the_one_error, write_text
-from tests.helpers import query, run_dwh
+from tests.helpers import dbt_folders, query, run_dwh
 from tests.test_judges_figures import NO_MONTE_CARLO, inputs, planted_case
 
 pytestmark = pytest.mark.slow  # each case runs the command line; some build
@@ -269,7 +269,7 @@ def test_a_parquet_whose_columns_sit_in_a_struct_is_one_line_naming_it(
 @pytest.mark.parametrize(
     "spoil",
     [
-        lambda row: {**row, "question": row["question"].capitalize()},  # a misspelt question: Empathy
+        lambda row: {**row, "question": row["question"][0].swapcase() + row["question"][1:]},  # Empathy, q_overall
         lambda row: {**row, "dialogue_key": row["dialogue_key"] + "x"},  # an unknown dialogue
         lambda row: {**row, "value": "7" if row["source"] == "duo" else "Perhaps"},  # off the scale
     ],
@@ -608,3 +608,37 @@ def test_each_judge_has_a_colour_of_its_own_the_same_in_every_chart(n_judges: in
 
     assert scale.domain == names  # one mapping, given to every chart
     assert len(set(scale.range)) == n_judges  # no colour repeats
+
+
+# ------------------------------------------------------------ judgements a later reload leaves behind
+
+
+def test_judgements_whose_units_a_reload_removed_are_set_aside_with_the_command_that_drops_them(
+    small_sample_build, small_sample_release: Path, tmp_path: Path
+) -> None:
+    """The build is what this test tests: it builds twice on a copy of the small sample."""
+    db_path = small_sample_build.copy_to(tmp_path / "db")
+    env = dbt_folders(tmp_path / "dbt")
+    gone, kept = "duo:en:0000", "duo:en:0001"
+    answers = write_csv(
+        tmp_path / "answers" / "j.csv", [("j", gone, "preference", "", 3), ("j", kept, "preference", "", 4)]
+    )
+    run_dwh(["ingest", "--judges", str(answers)], db_path, check=True)
+    duo = Path(shutil.copytree(small_sample_release / "duo", tmp_path / "duo"))
+    (duo / "ed" / "en" / "0000.json").unlink()  # the release reloaded without the judged dialogue
+    run_dwh(["ingest", "--duo", str(duo)], db_path, check=True)
+
+    built = run_dwh(["build"], db_path, env_overrides=env)
+
+    assert built.returncode == 0, built.stdout[-3000:] + built.stderr  # a warning publishes
+    assert "WARN: judge_judgements_reach_a_unit (1 row(s))" in built.stdout
+    assert f"dwh ingest --judges {answers}" in built.stdout  # the command that drops it, in the row
+    judged = query(db_path, "select judge, n_units from marts.judge_agreement where reference_dimension = 'user'")
+    assert judged == [("j", 1)]  # the unit still judged; the removed one set aside
+
+    dropped = run_dwh(["ingest", "--judges", str(answers)], db_path, check=True)
+
+    assert "judges: 'j' on duo: its 2 earlier judgement(s) replaced by this load's 1" in dropped.stdout
+    assert rejects_of(db_path) == [
+        (str(answers), 2, f"dialogue_key '{gone}': not in marts.dialogues (the warehouse's last build)")
+    ]

@@ -13,23 +13,23 @@ with
 given as (
     select
         * replace (
-            trim(judge) as judge,
-            trim(dialogue_key) as dialogue_key,
-            trim(question) as question,
-            trim(movie_id) as movie_id
+            stripped(judge) as judge,
+            stripped(dialogue_key) as dialogue_key,
+            stripped(question) as question,
+            stripped(movie_id) as movie_id
         ),
-        trim(value_text) as value_trimmed
+        stripped(value_text) as value_trimmed
     from temp.judge_input
 ),
 
 input as (
     select
         *,
-        nullif(trim(judge), '') is null as no_judge,
-        nullif(trim(dialogue_key), '') is null as no_dialogue_key,
-        nullif(trim(question), '') is null as no_question,
-        nullif(trim(movie_id), '') is null as no_movie_id,
-        nullif(trim(value_text), '') is null as no_value,
+        nullif(judge, '') is null as no_judge,
+        nullif(dialogue_key, '') is null as no_dialogue_key,
+        nullif(question, '') is null as no_question,
+        nullif(movie_id, '') is null as no_movie_id,
+        nullif(value_trimmed, '') is null as no_value,
         try_cast(value_trimmed as double) as number
     from given
 ),

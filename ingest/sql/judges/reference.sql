@@ -24,5 +24,8 @@ group by label_set;
 create or replace temp table judge_units as
 select distinct dialogue_key, question, if(source = 'redial', movie_id, null) as movie_id from marts.ratings;
 
+-- a field without its leading and trailing blanks (spaces, tabs, line ends)
+create or replace temp macro stripped(text) as trim(text, ' ' || chr(9) || chr(10) || chr(13));
+
 -- a value as the reasons show it: in single quotes
 create or replace temp macro quoted(text) as '''' || text || '''';
