@@ -12,6 +12,7 @@ import pandas as pd
 from agreement_core import maths, memo, resampling
 from agreement_core.group_figures import SLOT
 from agreement_core.judge_references import JudgedQuestion, JudgeQuestion, inputs_of
+from agreement_core.judges import MIN_JUDGE_UNITS, estimable, varies_on_judged_units
 from agreement_core.settings import MonteCarloSettings
 
 # two judges' rows of a question are stored, reused and replaced together (`agreement_core.memo`)
@@ -105,7 +106,9 @@ def pair_rows(task: JudgeQuestion, a: int, b: int, settings: MonteCarloSettings)
     references = task.stacked()[:, :, both]
     counts_a, counts_b = task.judge_counts[:, a, both], task.judge_counts[:, b, both]
     with_a, with_b = paired_xrr(counts_a[:, None], counts_b[:, None], references, task.metric, np.ones(both.sum()))
-    difference = with_a.xrr - with_b.xrr
+    varies = varies_on_judged_units(counts_a[:, None], references)[0]  # a's units are b's: both judged them
+    xrr_a, xrr_b = estimable(with_a, varies), estimable(with_b, varies)
+    difference = xrr_a - xrr_b
     rows = pd.DataFrame(
         {
             "judge_a": task.judges[a],
@@ -113,8 +116,8 @@ def pair_rows(task: JudgeQuestion, a: int, b: int, settings: MonteCarloSettings)
             "reference_dimension": [r.dimension for r in task.references],
             "reference_value": [r.value for r in task.references],
             "n_units": with_a.n_units.astype(int),
-            "xrr_a": with_a.xrr,
-            "xrr_b": with_b.xrr,
+            "xrr_a": xrr_a,
+            "xrr_b": xrr_b,
             "xrr_difference": difference,
         }
     )
@@ -138,7 +141,7 @@ def pair_rows(task: JudgeQuestion, a: int, b: int, settings: MonteCarloSettings)
             resampling.generator(settings.seed, *name, "paired permutation"),
             settings.n_permutations,
         )
-        no_difference = np.isnan(difference)
+        no_difference = np.isnan(difference) | (with_a.n_units < MIN_JUDGE_UNITS)
         rows = rows.assign(
             xrr_difference_ci_low=np.where(no_difference, np.nan, low),
             xrr_difference_ci_high=np.where(no_difference, np.nan, high),

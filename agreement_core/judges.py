@@ -17,11 +17,10 @@ import scipy.stats
 
 from agreement_core import maths, memo, resampling
 from agreement_core.group_figures import SLOT
+from agreement_core.judge_floors import ALIGNMENT_FLOOR, MIN_CEILING_UNITS, MIN_JUDGE_UNITS, MIN_XRR_UNITS
 from agreement_core.judge_references import JudgedQuestion, JudgeQuestion, Reference, inputs_of
 from agreement_core.settings import MonteCarloSettings
 
-# the human ceiling counts the reference's raters with at least this many units beside the others
-MIN_CEILING_UNITS = 10
 # a judge's rows of a question are stored, reused and replaced together (`agreement_core.memo`)
 JUDGE_SLOT = ["judge", *SLOT]
 COLUMNS = {
@@ -55,8 +54,30 @@ COLUMNS = {
 
 
 def cross_with_references(task: JudgeQuestion) -> maths.CrossReliability:
-    """xRR of every judge (X) with every reference (Y): arrays `(judges, references)`."""
-    return maths.cross_reliability(task.judge_counts[:, :, None], task.stacked()[:, None], task.metric)
+    """xRR of every judge (X) with every reference (Y): arrays `(judges, references)`; null where it
+    cannot be estimated (`estimable`)."""
+    references = task.stacked()
+    cross = maths.cross_reliability(task.judge_counts[:, :, None], references[:, None], task.metric)
+    xrr = estimable(cross, varies_on_judged_units(task.judge_counts, references))
+    return maths.CrossReliability(cross.n_units, cross.observed_disagreement, cross.expected_disagreement, xrr)
+
+
+def varies_on_judged_units(judge_counts: np.ndarray, references: np.ndarray) -> np.ndarray:
+    """Whether each reference gives at least two different values on each judge's units: `judge_counts`
+    `(labels, judges, units)`, `references` `(labels, references, units)` → `(judges, references)`.
+    Against a constant reference the observed disagreement is the expected one by construction: there
+    is nothing to agree with, and the xRR (0 up to float noise, 5e-14) is no figure."""
+    judged = (judge_counts.sum(axis=0) > 0).astype(float)  # (J, U)
+    given = np.einsum("lru,ju->ljr", (references > 0).astype(float), judged)  # (L, J, R)
+    return (given > 0).sum(axis=0) >= 2
+
+
+def estimable(cross: maths.CrossReliability, varies: np.ndarray | bool = True) -> np.ndarray:
+    """The xRR where it can be estimated: at least MIN_XRR_UNITS units, an expected disagreement above
+    float noise, and a reference that varies on those units (`varies_on_judged_units`); NaN elsewhere."""
+    with np.errstate(invalid="ignore"):
+        usable = (cross.n_units >= MIN_XRR_UNITS) & (cross.expected_disagreement > maths.XRR_ZERO) & varies
+    return np.where(usable, cross.xrr, np.nan)
 
 
 def rest_of(reference: Reference) -> np.ndarray:
@@ -67,7 +88,8 @@ def rest_of(reference: Reference) -> np.ndarray:
 def cross_with_rests(task: JudgeQuestion) -> np.ndarray:
     """xRR of every judge with every group reference's rest; NaN for base references."""
     rests = np.stack([rest_of(reference) for reference in task.references], axis=1)
-    xrr = maths.cross_reliability(task.judge_counts[:, :, None], rests[:, None], task.metric).xrr
+    cross = maths.cross_reliability(task.judge_counts[:, :, None], rests[:, None], task.metric)
+    xrr = estimable(cross, varies_on_judged_units(task.judge_counts, rests))
     is_group = np.array([reference.is_group for reference in task.references])
     return np.where(is_group[None, :], xrr, np.nan)
 
@@ -78,9 +100,16 @@ def alignment_of(xrr: np.ndarray, xrr_with_rest: np.ndarray) -> np.ndarray:
         return np.where(np.abs(xrr_with_rest) >= maths.XRR_ZERO, xrr / xrr_with_rest, np.nan)
 
 
-def human_ceiling(task: JudgeQuestion, judge_xrr: np.ndarray) -> pd.DataFrame:
+def defined_alignments(with_rest: np.ndarray) -> np.ndarray:
+    """Where an alignment is read: xrr_with_rest at least ALIGNMENT_FLOOR (`(judges, references)`)."""
+    with np.errstate(invalid="ignore"):
+        return np.nan_to_num(with_rest, nan=-np.inf) >= ALIGNMENT_FLOOR
+
+
+def human_ceiling(task: JudgeQuestion, judge_xrr: np.ndarray, n_units: np.ndarray) -> pd.DataFrame:
     """Per reference: each of its raters as X against the reference's others as Y; the median over
-    the raters with ≥ MIN_CEILING_UNITS units, how many, and each judge's percentile among them.
+    the raters with ≥ MIN_CEILING_UNITS units, how many, and each judge's percentile among them
+    (null where the judge shares fewer than MIN_JUDGE_UNITS units with the reference).
     Rows `(judges × references)`, judges first. A reference with one value per unit has none."""
     medians, counts, percentiles = [], [], []
     for number, reference in enumerate(task.references):
@@ -93,7 +122,8 @@ def human_ceiling(task: JudgeQuestion, judge_xrr: np.ndarray) -> pd.DataFrame:
         counts.append(int(kept.size))
         with np.errstate(invalid="ignore"):
             share_below = (kept[None, :] < judge_xrr[:, number, None]).mean(axis=1) if kept.size else np.nan
-        percentiles.append(np.where(np.isnan(judge_xrr[:, number]), np.nan, share_below))
+        too_few = np.isnan(judge_xrr[:, number]) | (n_units[:, number] < MIN_JUDGE_UNITS)
+        percentiles.append(np.where(too_few, np.nan, share_below))
     return pd.DataFrame(
         {
             "human_xrr_median": np.tile(medians, len(task.judges)),
@@ -187,19 +217,35 @@ def alignment_tests(task: JudgeQuestion, settings: MonteCarloSettings, *, stop_a
     Benjamini–Hochberg q over the groups of one judge and dimension."""
     shape = (len(task.judges), len(task.references))
     tests = AlignmentTests(np.full(shape, np.nan), np.full(shape, np.nan), np.zeros(shape, dtype=np.int64))
-    for (base_name, dimension), members in task.dimensions.items():
-        numbers = np.array(
+    for numbers, members in zip(dimension_numbers(task), task.dimensions.values()):
+        test = dimension_test(task, numbers, members, settings, stop_at)
+        tests.p_values[:, numbers], tests.n_shuffles[:, numbers] = test.p_values, test.n_shuffles
+    tests.q_values = q_values_of(task, tests.p_values)
+    return tests
+
+
+def dimension_numbers(task: JudgeQuestion) -> list[np.ndarray]:
+    """The reference numbers of each (base reference, dimension)'s groups, in group-number order."""
+    return [
+        np.array(
             [
                 n
                 for n, r in enumerate(task.references)
                 if r.is_group and r.base.name == base_name and r.dimension == dimension
             ]
         )
-        test = dimension_test(task, numbers, members, settings, stop_at)
-        tests.p_values[:, numbers], tests.n_shuffles[:, numbers] = test.p_values, test.n_shuffles
+        for base_name, dimension in task.dimensions
+    ]
+
+
+def q_values_of(task: JudgeQuestion, p_values: np.ndarray) -> np.ndarray:
+    """Benjamini–Hochberg q over the groups of one judge and dimension (a null p is no member of the
+    family): `(judges, references)`."""
+    q_values = np.full(p_values.shape, np.nan)
+    for numbers in dimension_numbers(task):
         for judge in range(len(task.judges)):
-            tests.q_values[judge, numbers] = resampling.benjamini_hochberg(test.p_values[judge])
-    return tests
+            q_values[judge, numbers] = resampling.benjamini_hochberg(p_values[judge, numbers])
+    return q_values
 
 
 def dimension_test(
@@ -284,6 +330,7 @@ def question_rows(task: JudgeQuestion, settings: MonteCarloSettings) -> pd.DataF
     cross = cross_with_references(task)
     n_judges, n_references = cross.xrr.shape
     with_rest = cross_with_rests(task)
+    defined = defined_alignments(with_rest)
     rows = pd.DataFrame(
         {
             "judge": np.repeat(task.judges, n_references),
@@ -292,7 +339,7 @@ def question_rows(task: JudgeQuestion, settings: MonteCarloSettings) -> pd.DataF
             "n_units": cross.n_units.ravel().astype(int),
             "xrr": cross.xrr.ravel(),
             "xrr_with_rest": with_rest.ravel(),
-            "alignment": alignment_of(cross.xrr, with_rest).ravel(),
+            "alignment": np.where(defined, alignment_of(cross.xrr, with_rest), np.nan).ravel(),
         }
     )
     if task.question.level == "nominal":
@@ -300,14 +347,15 @@ def question_rows(task: JudgeQuestion, settings: MonteCarloSettings) -> pd.DataF
         rows = rows.assign(plurality_agreement=plurality.ravel(), member_agreement=member.ravel())
     else:
         rows = rows.assign(**{name: values.ravel() for name, values in score_correlations(task).items()})
-    rows = pd.concat([rows, human_ceiling(task, cross.xrr)], axis=1)
+    rows = pd.concat([rows, human_ceiling(task, cross.xrr, cross.n_units)], axis=1)
     question = task.question
     if settings.wants(question.source, question.scope, question.question):
         low, high = xrr_intervals(task, settings)
+        no_interval = np.isnan(cross.xrr) | (cross.n_units < MIN_JUDGE_UNITS)
         tests = alignment_tests(task, settings)
         rows = rows.assign(
-            xrr_ci_low=np.where(np.isnan(cross.xrr), np.nan, low).ravel(),
-            xrr_ci_high=np.where(np.isnan(cross.xrr), np.nan, high).ravel(),
+            xrr_ci_low=np.where(no_interval, np.nan, low).ravel(),
+            xrr_ci_high=np.where(no_interval, np.nan, high).ravel(),
             alignment_p=tests.p_values.ravel(),
             alignment_q=tests.q_values.ravel(),
         )

@@ -134,8 +134,11 @@ def build_parser() -> argparse.ArgumentParser:
     ingest.add_argument(
         "--judges",
         type=Path,
+        action="append",
         help="judges' judgements: a file or a folder of files (CSV with a header, JSONL or Parquet, by extension) "
-        "with judge, dialogue_key, question, value (and movie_id for ReDial); checked against the last build's marts",
+        "with judge, dialogue_key, question, value (and movie_id for ReDial); checked against the last build's "
+        "marts; repeatable (every path given loads); a load replaces each judge's earlier judgements of the sources "
+        "it lands judgements of",
     )
     ingest.add_argument(
         "--dataset",
@@ -254,8 +257,12 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     print(format_reports(reports))
     for dataset in outcome.datasets:
         print("\n".join(dataset.summary_lines()))
+    for skipped in outcome.judges_skipped:
+        print(skipped.line())
     if outcome.judges:
         print(outcome.judges.summary_line())
+        for line in outcome.judges.replacements:
+            print(line)
     print(f"warehouse: {db_path}")
     return 0
 

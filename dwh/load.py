@@ -15,7 +15,7 @@ def run_ingest(
     db_path: Path,
     requests: list[SourceRequest],
     progress: Callable[[str], None],
-    judges: Path | None = None,
+    judges: list[Path] | None = None,
     datasets: list[Path] | None = None,
 ) -> IngestOutcome:
     """Land every requested source, the datasets, then the judges, into a staged copy, then publish

@@ -54,6 +54,23 @@ def refuse_non_regular_file(out: Path, command: str) -> None:
         raise DwhError(f"{out}: is not a regular file (a device, FIFO or socket); {command} never replaces it")
 
 
+def refuse_file_as_folder(out: Path, command: str) -> None:
+    """`out`'s folder, or a folder above it, must not be a file: its name says where to write instead."""
+    for folder in out.absolute().parents:
+        if folder.exists() or folder.is_symlink():
+            if not folder.is_dir():
+                raise DwhError(
+                    f"{out}: {folder} is {kind_of_or_link(folder)}, not a folder, so {command} cannot write under it; "
+                    "choose a path in a folder"
+                )
+            return
+
+
+def kind_of_or_link(path: Path) -> str:
+    """`kind_of`, or "a broken symbolic link"."""
+    return kind_of(path) if path.exists() else "a broken symbolic link"
+
+
 def kind_of(path: Path) -> str:
     """What is at `path` (a link followed), in words: "a file", "a folder", "a FIFO", "a device", "a socket"."""
     mode = path.stat().st_mode

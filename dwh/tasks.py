@@ -5,8 +5,13 @@ one per dialogue and metric (whatever the rating kind), DICES per item and quest
 ReDial per conversation, movie and form question. Each line carries the question's wording
 (seeds/judgement_questions.csv), its scale (`{"min": 1, "max": 5}`, interval questions) or its
 labels (the label texts that are judgements, in the label set's order), and the conversation's
-turns in order. The JSON text is made by DuckDB and streamed to the file in batches, so memory
-stays flat; `dwh ingest --judges` loads a judge's answers back.
+turns in order; a ReDial unit also the movie's title and what its labels mean (0 no, 1 yes). The
+JSON text is made by DuckDB and streamed to the file in batches, so memory stays flat; `dwh ingest
+--judges` loads a judge's answers back.
+
+`OUT` may be new or an earlier task file dwh wrote (its first line a task), nothing else: a judge's
+answers, a release or any other file there is never replaced, as `dwh report` and `dwh export`
+never replace what they did not write.
 """
 
 from pathlib import Path
@@ -14,7 +19,7 @@ from pathlib import Path
 import duckdb
 from tqdm import tqdm
 
-from dwh.outputs import refuse_non_regular_file, refuse_warehouse_files, replacing
+from dwh.outputs import refuse_file_as_folder, refuse_non_regular_file, refuse_warehouse_files, replacing
 from ingest.database import connect_read_only, ingest_query, memory_limit, sql_string
 from ingest.errors import DwhError
 from ingest.judge_landing import SEEDS, has_built_marts
@@ -31,6 +36,8 @@ def write_tasks(db_path: Path, out: Path, source: str | None = None) -> int:
     if out.is_dir():
         raise DwhError(f"{out}: is a folder; dwh tasks writes one file: name it, e.g. {out / 'tasks.jsonl'}")
     refuse_non_regular_file(out, "dwh tasks")
+    refuse_file_as_folder(out, "dwh tasks")
+    refuse_other_files(out)
     if not db_path.is_file():
         raise DwhError(f"{db_path}: no warehouse yet (run dwh ingest and dwh build)")
     con = connect_read_only(db_path)
@@ -44,6 +51,22 @@ def write_tasks(db_path: Path, out: Path, source: str | None = None) -> int:
         con.close()
 
 
+TASK_START = b'{"dialogue_key":'
+
+
+def refuse_other_files(out: Path) -> None:
+    """An existing file at `out` is replaced only when it is empty or a task file dwh wrote."""
+    if not out.is_file():
+        return
+    with out.open("rb") as handle:
+        start = handle.read(len(TASK_START))
+    if start and start != TASK_START:
+        raise DwhError(
+            f"{out}: already exists and is not a task file dwh wrote; dwh tasks replaces only its own earlier "
+            "task file: choose another path, or remove this file first"
+        )
+
+
 def _reference_tables(con: duckdb.DuckDBPyConnection) -> None:
     """The seeds' questions and label sets as temp tables (the same ones judges are checked against)."""
     reference = ingest_query("judges/reference").format(
@@ -52,7 +75,7 @@ def _reference_tables(con: duckdb.DuckDBPyConnection) -> None:
     )
     # the ReDial form answers judges are checked against are not needed here
     for statement in filter(str.strip, reference.split(";\n")):
-        if "judge_redial_units" not in statement:
+        if "judge_units" not in statement:
             con.execute(statement)
 
 

@@ -151,7 +151,7 @@ PUBLISHED_RATERS: dict[str, int] = {"350": 123, "990": 173}
 PUBLISHED_ROWS: dict[str, int] = {"350": 43_050, "990": 72_103}
 PUBLISHED_RATERS_PER_ITEM_990: tuple[int, int] = (60, 70)
 
-# Label vocabularies (TFDS catalog; REAL_RELEASES.md), in code order.
+# Label vocabularies (TFDS catalog; docs/RELEASES.md), in code order.
 
 
 def _vocabulary(name: str) -> tuple[str, ...]:

@@ -2,10 +2,16 @@
 
 A unit is known when the warehouse's built marts have it: the dialogue in `marts.dialogues`, the
 (source, question) in seeds/judgement_questions.csv, and for ReDial the (dialogue, movie,
-question) among `marts.ratings`' form answers; the value must lie on the question's scale
-(seeds/judgement_labels.csv). Every row that is not a judgement of a known unit goes to
-raw.ingest_rejects with its file, line and reason; the rest lands. Loading a judge replaces all
-of that judge's earlier rows. Everything is SQL over the scratch table ingest/judges.py fills.
+question) among `marts.ratings`' form answers, and the unit (dialogue, question) must have human
+ratings in `marts.ratings`; the value must lie on the question's scale (seeds/judgement_labels.csv).
+Every row that is not a judgement of a known unit goes to raw.ingest_rejects with its file, line
+and reason; the rest lands.
+
+The unit of replacement is a judge on a source (judge × source): a load replaces the earlier
+judgements of each (judge, source) it lands at least one judgement of, and no other. A judge whose
+rows of a source were all rejected keeps its earlier judgements there, and the outcome says so, as
+it says what it replaced. A file's earlier rejects are replaced by its new ones (a file is known by
+its absolute path). Everything is SQL over the scratch table ingest/judges.py fills.
 """
 
 from dataclasses import dataclass
@@ -29,12 +35,14 @@ NEEDED_MARTS = ("dialogues", "ratings", "turns")
 
 @dataclass(frozen=True)
 class JudgesOutcome:
-    """What a judges load did: per file, and the judges and judgements it landed."""
+    """What a judges load did: per file, the judges and judgements it landed, and per (judge, source)
+    the earlier judgements it replaced or kept (`replacements`, one line each)."""
 
     reports: list[FileReport]
     judges: int
     judgements: int
     rejects: int
+    replacements: list[str]
 
     def summary_line(self) -> str:
         return (
@@ -74,6 +82,7 @@ def land_judges(ctx: LoadContext, files: list[JudgesFile], beside_releases: bool
     for file_order, found in enumerate(files):
         read_into_input(con, found, file_order)
     _check_rows(con, beside_releases)
+    replacements = _replacement_lines(con)
     _replace_judges(ctx, [found.file_path for found in files])
     _land_checked_rows(ctx)
     reports = _file_reports(con, [found.file_path for found in files])
@@ -82,7 +91,8 @@ def land_judges(ctx: LoadContext, files: list[JudgesFile], beside_releases: bool
     ).fetchone()
     con.execute("drop table temp.judge_checked")
     con.execute("drop table temp.judge_input")
-    return JudgesOutcome(reports, int(judges), int(judgements), sum(r.records_rejected for r in reports))
+    rejects = sum(r.records_rejected for r in reports)
+    return JudgesOutcome(reports, int(judges), int(judgements), rejects, replacements)
 
 
 def _check_rows(con: duckdb.DuckDBPyConnection, beside_releases: bool) -> None:
@@ -99,10 +109,38 @@ def _check_rows(con: duckdb.DuckDBPyConnection, beside_releases: bool) -> None:
         con.execute(statement)
 
 
+def _replacement_lines(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """One line per (judge, source) whose earlier judgements this load replaces or keeps though it
+    named them, and one per judge none of whose rows landed (its earlier judgements all kept)."""
+    rows = con.execute(ingest_query("judges/replacements")).fetchall()
+    lines, untouched = [], {}
+    for judge, source, earlier, landed, given, landed_any, judge_rows in rows:
+        if landed:
+            lines.append(
+                f"judges: {judge!r} on {source}: its {earlier:,} earlier judgement(s) replaced by this load's "
+                f"{landed:,}"
+            )
+        elif landed_any:
+            lines.append(
+                f"judges: {judge!r} on {source}: its {earlier:,} earlier judgement(s) kept, as none of its "
+                f"{given:,} row(s) on {source} in this load landed (see raw.ingest_rejects)"
+            )
+        else:
+            untouched.setdefault((judge, judge_rows), []).append(f"{source} {earlier:,}")
+    for (judge, judge_rows), kept in untouched.items():
+        lines.append(
+            f"judges: {judge!r}: none of its {judge_rows:,} row(s) in this load landed (see raw.ingest_rejects); "
+            f"its earlier judgements are kept ({', '.join(kept)})"
+        )
+    return lines
+
+
 def _replace_judges(ctx: LoadContext, file_paths: list[str]) -> None:
-    """Forget every earlier row of the judges these files name, and the earlier rejects of these files."""
+    """Forget the earlier rows of each (judge, source) this load lands a judgement of, and the earlier
+    rejects of these files."""
     ctx.con.execute(
-        "delete from raw.judge_judgements where judge in (select judge from temp.judge_checked where not no_judge)"
+        "delete from raw.judge_judgements where (judge, source) in "
+        "(select distinct (judge, source) from temp.judge_checked where reason is null)"
     )
     ctx.con.execute(
         f"delete from raw.ingest_rejects where source = ? and file_path in ({', '.join(map(sql_string, file_paths))})",

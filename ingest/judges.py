@@ -1,18 +1,19 @@
-"""Landing judges' judgements (`dwh ingest --judges PATH`): a file, or a folder of files, of one
-row per judgement, read by extension with DuckDB's readers (CSV with a header, JSONL, Parquet).
+"""Landing judges' judgements (`dwh ingest --judges PATH …`): files of one row per judgement,
+found by ingest/judge_files.py and read by extension with DuckDB's readers (CSV with a header,
+JSONL, Parquet).
 
 Every file is first read whole into one scratch table of text (`temp.judge_input`: file, line,
-the five fields and the row's text), then checked and landed in SQL (ingest/judges_checks.py):
-memory stays within DuckDB's bound as the files grow. A file without a needed column is one
-error naming the file and the column, before anything is read: nothing is loaded.
+the five fields and the row's text), then checked and landed in SQL (ingest/judge_landing.py):
+memory stays within DuckDB's bound as the files grow.
 
 Line numbers: CSV the file's line with the header as line 1 (a record is taken to be one line; a
 record the reader cannot split is rejected on its own line and the records after it keep theirs);
-JSONL the physical line (a blank line or a line that is no JSON object is a reject); Parquet the
-row number from 1.
+JSONL the physical line, whether it ends in LF or CRLF (a blank line, a line that is no JSON
+object, or an object giving a key twice is a reject); Parquet the row number from 1. A CSV whose
+lines end in both LF and CRLF is one line naming the first line of each kind: DuckDB's reader
+cannot split it.
 """
 
-import csv
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,7 +21,6 @@ import duckdb
 
 from ingest.database import ingest_query, sql_string
 from ingest.errors import DwhError
-from ingest.file_facts import refuse_unreadable_file
 
 SOURCE = "judge"  # the name of judges' loads in raw.ingest_loads and raw.ingest_rejects
 NEEDED_COLUMNS = ("judge", "dialogue_key", "question", "value")
@@ -31,7 +31,6 @@ COLUMNS_HINT = "a judges file has the columns judge, dialogue_key, question, val
 INPUT_TABLE = "temp.judge_input"
 REJECT_ERRORS = "judge_reject_errors"
 REJECT_SCANS = "judge_reject_scans"
-MAX_HEADER_BYTES = 1 << 20
 # whether a line is a JSON object (a CASE, so that json_type never meets a line that is no JSON)
 IS_OBJECT = "case when json_valid(line) then json_type(line) = 'OBJECT' else false end"
 
@@ -46,77 +45,13 @@ class JudgesFile:
     columns: tuple[str, ...]
 
 
-def find_judges_files(path: Path) -> list[Path]:
-    """The file itself, or the judges files in the folder and below, in path order."""
-    refuse_unreadable_file(path, f"give a judges file or a folder of them ({FILES_HINT})")
-    if not path.exists():
-        raise DwhError(f"{path}: no such file or folder ({FILES_HINT})")
-    if path.is_file():
-        if path.suffix.lower() not in FORMATS:
-            raise DwhError(f"{path}: not a judges file by its extension; {FILES_HINT}")
-        return [path]
-    found = sorted(
-        candidate
-        for candidate in path.rglob("*")
-        if candidate.suffix.lower() in FORMATS and not candidate.name.startswith(".") and not candidate.is_dir()
-    )
-    for candidate in found:
-        refuse_unreadable_file(candidate, "remove it from the folder or replace it with a judges file")
-    if not found:
-        raise DwhError(f"{path}: no judges file found ({FILES_HINT})")
-    return found
-
-
-def recognise_judges_files(con: duckdb.DuckDBPyConnection, given: Path) -> list[JudgesFile]:
-    """Every judges file under `given` with its columns; one without a needed column stops the load."""
-    found = []
-    for path in find_judges_files(given):
-        file_format = FORMATS[path.suffix.lower()]
-        file_path = path.relative_to(given).as_posix() if given.is_dir() else path.name
-        columns = _columns_of(con, path, file_format)
-        missing = [name for name in NEEDED_COLUMNS if name not in columns]
-        if missing:
-            raise DwhError(f"{path}: no column {missing[0]!r} ({COLUMNS_HINT}); nothing was loaded")
-        found.append(JudgesFile(path, file_path, file_format, columns))
-    return found
-
-
-def _columns_of(con: duckdb.DuckDBPyConnection, path: Path, file_format: str) -> tuple[str, ...]:
-    """The column names a file offers: a CSV's header, a Parquet file's schema, the keys of a JSONL file's lines."""
-    try:
-        if file_format == "csv":
-            return _csv_header(path)
-        if file_format == "parquet":
-            rows = con.execute("select name from parquet_schema(?) where num_children is null", [str(path)]).fetchall()
-            return tuple(name for (name,) in rows)
-        _read_lines(con, path)
-        keys = con.execute(
-            f"select distinct unnest(case when {IS_OBJECT} then json_keys(line) end) from temp.judge_lines"
-        ).fetchall()
-        return tuple(name for (name,) in keys)
-    except duckdb.OutOfMemoryException:
-        raise  # named as such by the loader
-    except duckdb.Error as exc:
-        raise DwhError(f"{path}: cannot be read as {file_format.upper()} ({_one_line(exc)})") from exc
-
-
-def _csv_header(path: Path) -> tuple[str, ...]:
-    """The column names of a CSV's first line (a UTF-8 byte order mark is skipped)."""
-    try:
-        with path.open("rb") as handle:
-            first_line = handle.readline(MAX_HEADER_BYTES)
-        text = first_line.decode("utf-8-sig")
-    except OSError as exc:
-        raise DwhError(f"{path}: cannot read the file ({exc.strerror or exc})") from exc
-    except UnicodeDecodeError as exc:
-        raise DwhError(f"{path}: line 1 (header) is not valid UTF-8 text (byte {exc.start})") from exc
-    if not text.strip():
-        raise DwhError(f"{path}: empty file or empty first line; a judges CSV starts with its header ({COLUMNS_HINT})")
-    header = tuple(next(csv.reader([text.rstrip("\r\n")])))
-    duplicates = sorted({name for name in header if header.count(name) > 1})
-    if duplicates:
-        raise DwhError(f"{path}: line 1 (header) repeats column(s) {', '.join(duplicates)}")
-    return header
+def columns_of_jsonl(con: duckdb.DuckDBPyConnection, path: Path) -> tuple[str, ...]:
+    """The keys of a JSONL file's lines that are JSON objects."""
+    _read_lines(con, path)
+    keys = con.execute(
+        f"select distinct unnest(case when {IS_OBJECT} then json_keys(line) end) from temp.judge_lines"
+    ).fetchall()
+    return tuple(name for (name,) in keys)
 
 
 def create_input_table(con: duckdb.DuckDBPyConnection) -> None:
@@ -135,7 +70,31 @@ def read_into_input(con: duckdb.DuckDBPyConnection, found: JudgesFile, file_orde
     except duckdb.OutOfMemoryException:
         raise  # named as such by the loader
     except duckdb.Error as exc:
-        raise DwhError(f"{found.path}: cannot be read as {found.file_format.upper()} ({_one_line(exc)})") from exc
+        mixed = mixed_line_ends(found.path) if found.file_format == "csv" else None
+        if mixed:
+            raise DwhError(f"{found.path}: {mixed}; nothing was loaded") from exc
+        raise DwhError(f"{found.path}: cannot be read as {found.file_format.upper()} ({one_line(exc)})") from exc
+
+
+def mixed_line_ends(path: Path) -> str | None:
+    """Where a file's lines end in both CRLF and LF (the first line of each), or None: DuckDB's CSV
+    reader splits at one of them. Read in blocks, only after the reader refused the file."""
+    first: dict[str, int] = {}
+    line, previous = 1, b""
+    with path.open("rb") as handle:
+        while (block := handle.read(1 << 20)) and len(first) < 2:
+            start = 0
+            while (end := block.find(b"\n", start)) >= 0 and len(first) < 2:
+                before = block[end - 1 : end] if end else previous
+                first.setdefault("CRLF" if before == b"\r" else "LF", line)
+                line, start = line + 1, end + 1
+            previous = block[-1:]
+    if len(first) < 2:
+        return None
+    return (
+        f"its lines end in both CRLF (first at line {first['CRLF']}) and LF (first at line {first['LF']}), which "
+        "the CSV reader cannot split; save it with one kind of line end (e.g. dos2unix) and load it again"
+    )
 
 
 FIELDS = {
@@ -172,19 +131,21 @@ def _read_parquet(con: duckdb.DuckDBPyConnection, found: JudgesFile, file_order:
 def _read_lines(con: duckdb.DuckDBPyConnection, path: Path) -> None:
     """A text file as one row per physical line (temp.judge_lines, in file order), as ReDial's lines
     are read: chr(1) never occurs in JSON text, and a blank line reads as ''; a byte order mark and a
-    line's final "\\r" are no part of its JSON."""
+    line's final "\\r" are no part of its JSON. With CRLF as the line end the reader splits at LF
+    and at CRLF alike: a file mixing them keeps every line's number."""
     con.execute(
         "create or replace temp table judge_lines as "
         "select rtrim(ltrim(coalesce(line, ''), chr(65279)), chr(13)) as line "
         "from read_csv(?, columns = {'line': 'VARCHAR'}, header = false, delim = chr(1), quote = '', escape = '', "
-        "auto_detect = false, strict_mode = false, encoding = 'utf-8')",
+        "new_line = '\\r\\n', auto_detect = false, strict_mode = false, encoding = 'utf-8')",
         [str(path)],
     )
 
 
 def _read_jsonl(con: duckdb.DuckDBPyConnection, found: JudgesFile, file_order: int) -> None:
-    """Each line's fields (a number or a string alike, as text); a line that is no JSON object is read
-    with the reason it is not."""
+    """Each line's fields (a number or a string alike, as text); a line that is no JSON object, or an
+    object giving one key twice (JSON libraries disagree on which value counts), is read with the
+    reason it is not loaded."""
     _read_lines(con, found.path)
     fields = ", ".join(
         f"if(is_object, json_extract_string(line, {sql_string('$.' + _json_key(name))}), null)" for name in FIELDS
@@ -197,11 +158,17 @@ def _read_jsonl(con: duckdb.DuckDBPyConnection, found: JudgesFile, file_order: i
                 when trim(line) = '' then 'empty line'
                 when not json_valid(line) then 'not valid JSON'
                 when not is_object then 'not a JSON object'
+                when len(twice) > 0
+                    then 'key ' || array_to_string(twice, ', ') || ' given twice in one object; give each key once'
             end,
             line
         from (
-            select rowid as position, line, {IS_OBJECT} as is_object
-            from temp.judge_lines
+            select *, if(is_object, list_distinct(list_filter(keys, (k, i) -> list_position(keys, k) < i)), [])
+                as twice
+            from (
+                select *, if(is_object, json_keys(line), []) as keys
+                from (select rowid as position, line, {IS_OBJECT} as is_object from temp.judge_lines)
+            )
         )
         """,
         [file_order, found.file_path],
@@ -240,6 +207,6 @@ def _json_key(name: str) -> str:
     return '"' + name + '"'
 
 
-def _one_line(exc: Exception) -> str:
+def one_line(exc: Exception) -> str:
     """An exception's message on one line."""
     return " ".join(str(exc).split())

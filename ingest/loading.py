@@ -14,9 +14,10 @@ from ingest.database import connect, ensure_raw_schema, out_of_memory
 from ingest.datasets import SOURCE as DATASET_SOURCE
 from ingest.datasets.folder import DatasetFolder, recognise_datasets
 from ingest.datasets.landing import DatasetOutcome, land_dataset
+from ingest.judge_files import SkippedFile, recognise_judges_files
 from ingest.judge_landing import JudgesOutcome, land_judges
 from ingest.judges import SOURCE as JUDGES_SOURCE
-from ingest.judges import JudgesFile, recognise_judges_files
+from ingest.judges import JudgesFile
 from ingest.landing import FileReport, LoadContext, in_parallel
 from ingest.sources import SOURCES, lander_for
 
@@ -37,10 +38,12 @@ def new_load_id() -> str:
 @dataclass(frozen=True)
 class IngestOutcome:
     """What one `dwh ingest` landed: a report per release file, what the judges load did (if any),
-    and what landed of each dataset (`--dataset`)."""
+    the files under the judges' folders it did not load, and what landed of each dataset
+    (`--dataset`)."""
 
     reports: list[FileReport]
     judges: JudgesOutcome | None
+    judges_skipped: list[SkippedFile] = field(default_factory=list)
     datasets: list[DatasetOutcome] = field(default_factory=list)
 
 
@@ -48,11 +51,11 @@ def land_into(
     db_path: Path,
     requests: list[SourceRequest],
     progress: Callable[[str], None],
-    judges: Path | None = None,
+    judges: list[Path] | None = None,
     datasets: list[Path] | None = None,
 ) -> IngestOutcome:
-    """Land every request, then the datasets (`--dataset`), then the judges (`--judges`), into the
-    database at db_path (`dwh ingest` gives a staged copy), statement by statement.
+    """Land every request, then the datasets (`--dataset`), then the judges (each `--judges` path),
+    into the database at db_path (`dwh ingest` gives a staged copy), statement by statement.
 
     No enclosing transaction: the staged copy is what makes a load all or nothing (it is only
     published when every source landed), and committing as it goes lets DuckDB write large
@@ -65,7 +68,7 @@ def land_into(
         # a dataset folder or a judges file without a needed file or column stops the load before
         # the releases land
         folders = recognise_datasets(con, datasets or [])
-        judges_files = recognise_judges_files(con, judges) if judges else []
+        found = recognise_judges_files(con, judges or [])
         load_id = new_load_id()
         sources = [r.source for r in requests] + ([DATASET_SOURCE] if folders else [])
         sources += [JUDGES_SOURCE] if judges else []
@@ -75,9 +78,9 @@ def land_into(
         )
         reports = _land_all(con, load_id, requests, progress)
         landed = [_land_dataset(con, load_id, folder, progress) for folder in folders]
-        outcome = _land_judges(con, load_id, judges, judges_files, bool(requests), progress) if judges else None
+        outcome = _land_judges(con, load_id, judges, found.files, bool(requests), progress) if judges else None
         con.execute("update raw.ingest_loads set finished_at = current_timestamp where load_id = ?", [load_id])
-        return IngestOutcome(reports, outcome, landed)
+        return IngestOutcome(reports, outcome, found.skipped, landed)
     finally:
         con.close()
 
@@ -133,16 +136,16 @@ def _land_dataset(
 def _land_judges(
     con: duckdb.DuckDBPyConnection,
     load_id: str,
-    path: Path,
+    paths: list[Path],
     files: list[JudgesFile],
     beside_releases: bool,
     progress: Callable[[str], None],
 ) -> JudgesOutcome:
-    progress(f"judges: {path}")
+    progress(f"judges: {', '.join(map(str, paths))}")
     try:
         return land_judges(LoadContext(con, load_id), files, beside_releases)
     except duckdb.OutOfMemoryException as exc:
-        raise out_of_memory(path) from exc
+        raise out_of_memory(paths[0]) from exc
 
 
 def format_reports(reports: list[FileReport]) -> str:

@@ -1,7 +1,7 @@
 {#-
     DICES parsing rules, as macros so that the models using them carry dbt unit tests
     (models/intermediate/dices/int_dices__turns.yml, int_dices__items.yml) for every quirk of
-    the releases (REAL_RELEASES.md).
+    the releases (docs/RELEASES.md).
 -#}
 
 {#-

@@ -14,7 +14,7 @@ from ingest.dices_columns import COLUMNS_350, COLUMNS_990, QUESTIONS_350, QUESTI
 from ingest.errors import DwhError
 from ingest.landing import LoadContext
 
-# The released headers, copied from REAL_RELEASES.md independently of ingest/dices_columns.py.
+# The released headers, copied from docs/RELEASES.md independently of ingest/dices_columns.py.
 HEADER_350 = (
     "id,rater_id,rater_gender,rater_race,rater_raw_race,rater_age,rater_education,phase,item_id,answer_time_ms,"
     "answer_timestamp,context,response,degree_of_harm,harm_type,safety_gold,safety_gold_reason,"

@@ -107,13 +107,20 @@ def xrr_of(x: dict[int, list], y: dict[int, list], case: dict) -> reference.Cros
     )
 
 
+def estimable(figure: reference.CrossReliability, judge: dict[int, list], human: dict[int, list]) -> float | None:
+    """The xRR the marts show: none below judges.MIN_XRR_UNITS units (one unit's observed and expected
+    disagreement are the same pairs) nor against a reference with one value on the judge's units."""
+    values = {value for unit in judge if unit in human for value in human[unit]}
+    return figure.xrr if figure.n_units >= judges.MIN_XRR_UNITS and len(values) >= 2 else None
+
+
 def same(expected: object, actual: object) -> bool:
     if expected is None or (isinstance(expected, float) and math.isnan(expected)):
         return actual is None or actual is pd.NA or (isinstance(actual, float) and math.isnan(actual))
     return abs(float(expected) - float(actual)) <= TOLERANCE
 
 
-def expected_ceiling(case: dict, members, judge_xrr: float | None) -> tuple:
+def expected_ceiling(case: dict, members, judge_xrr: float | None, judge_units: int) -> tuple:
     chosen = [row for row in case["rows"] if members(row)]
     if max(Counter(row["unit_id"] for row in chosen).values(), default=0) <= 1:
         return None, None, None
@@ -125,7 +132,8 @@ def expected_ceiling(case: dict, members, judge_xrr: float | None) -> tuple:
         if figure.n_units >= judges.MIN_CEILING_UNITS and figure.xrr is not None:
             kept.append(figure.xrr)
     median = statistics.median(kept) if kept else None
-    percentile = None if judge_xrr is None or not kept else sum(k < judge_xrr for k in kept) / len(kept)
+    too_few = judge_xrr is None or judge_units < judges.MIN_JUDGE_UNITS or not kept
+    percentile = None if too_few else sum(k < judge_xrr for k in kept) / len(kept)
     return median, len(kept), percentile
 
 
@@ -143,7 +151,8 @@ def test_every_deterministic_figure_equals_the_independent_code(case: dict) -> N
         human = values_of(case["rows"], members)
         figure = xrr_of(judge, human, case)
         assert row["n_units"] == figure.n_units
-        assert same(figure.xrr, row["xrr"]), (row, figure)
+        judge_xrr = estimable(figure, judge, human)
+        assert same(judge_xrr, row["xrr"]), (row, figure)
         shared = sorted(set(judge) & set(human))
         if case["level"] == "interval":
             x = [judge[u][0] for u in shared]
@@ -157,7 +166,7 @@ def test_every_deterministic_figure_equals_the_independent_code(case: dict) -> N
             member = [human[u].count(judge[u][0]) / len(human[u]) for u in shared]
             assert same(sum(plurality) / len(shared) if shared else None, row["plurality_agreement"])
             assert same(sum(member) / len(shared) if shared else None, row["member_agreement"])
-        median, n_raters, percentile = expected_ceiling(case, members, figure.xrr)
+        median, n_raters, percentile = expected_ceiling(case, members, judge_xrr, figure.n_units)
         assert same(median, row["human_xrr_median"]) and same(percentile, row["judge_percentile"])
         assert (n_raters is None and row["n_human_raters"] is pd.NA) or n_raters == row["n_human_raters"]
         if row["reference_dimension"] == "gender":
@@ -167,8 +176,12 @@ def test_every_deterministic_figure_equals_the_independent_code(case: dict) -> N
             for u, values in in_group.items():
                 for value in values:
                     rest[u].remove(value)
-            with_rest = xrr_of(judge, {u: v for u, v in rest.items() if v}, case).xrr
+            rest = {u: v for u, v in rest.items() if v}
+            with_rest = estimable(xrr_of(judge, rest, case), judge, rest)
             assert same(with_rest, row["xrr_with_rest"])
+            readable = with_rest is not None and with_rest >= judges.ALIGNMENT_FLOOR
+            alignment = judge_xrr / with_rest if readable and judge_xrr is not None else None
+            assert same(alignment, row["alignment"]), (row, with_rest)
 
 
 def most_frequent(values: list) -> set:
@@ -191,7 +204,7 @@ def test_two_judges_are_compared_on_the_units_both_judged(case: dict) -> None:
         human = {u: v for u, v in human.items() if u in both}
         with_a, with_b = xrr_of(a, human, case), xrr_of(b, human, case)
         assert row["n_units"] == with_a.n_units > 0
-        assert same(with_a.xrr, row["xrr_a"]) and same(with_b.xrr, row["xrr_b"])
+        assert same(estimable(with_a, a, human), row["xrr_a"]) and same(estimable(with_b, b, human), row["xrr_b"])
 
 
 def test_a_judge_equal_to_the_users_scores_has_xrr_and_rho_one() -> None:
@@ -239,8 +252,12 @@ def test_the_same_seed_gives_the_same_figures_and_a_sided_judge_is_found() -> No
         for seed in (1, 1, 2)
     ]
     pd.testing.assert_frame_equal(runs[0], runs[1])
-    women = runs[0].set_index("reference_value").loc["Woman"]
-    assert women["alignment"] > 1 and women["alignment_p"] < 0.01 and women["alignment_q"] < 0.05
+    women, men = (runs[0].set_index("reference_value").loc[group] for group in ("Woman", "Man"))
+    # the judge follows the women only: its xRR with the rest (the men) is near chance, so the ratio is
+    # no number to read (null), and the test still finds the side it takes
+    assert women["xrr_with_rest"] < judges.ALIGNMENT_FLOOR and pd.isna(women["alignment"])
+    assert women["xrr"] > women["xrr_with_rest"] and women["alignment_p"] < 0.01 and women["alignment_q"] < 0.05
+    assert men["xrr_with_rest"] >= judges.ALIGNMENT_FLOOR and men["alignment"] < 1
     assert women["xrr_ci_low"] <= women["xrr"] <= women["xrr_ci_high"]
     assert not runs[0]["xrr_ci_low"].equals(runs[2]["xrr_ci_low"])  # another seed, other draws
 

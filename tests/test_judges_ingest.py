@@ -98,7 +98,7 @@ def test_a_good_file_lands_with_its_file_and_line(suffix: str, units: dict, ware
     assert completed.returncode == 0, completed.stderr
     assert "judges: 1 judge(s) loaded, 3 judgement(s), 0 reject(s)" in completed.stdout.splitlines()
     first_line = 2 if suffix == ".csv" else 1  # the header is a CSV's line 1
-    name = f"judge_a{suffix}"
+    name = str(path)  # a file is known by its absolute path
     duo, dices, (redial, movie) = units["duo"][0], units["dices"][0], units["redial"]
     assert judgements(warehouse) == [
         ("judge_a", "duo", duo, "empathy", None, "4.25", 4.25, name, first_line),
@@ -113,6 +113,7 @@ def test_a_good_file_lands_with_its_file_and_line(suffix: str, units: dict, ware
 def test_each_bad_row_is_one_reject_with_file_line_and_reason(units: dict, warehouse: Path, tmp_path: Path) -> None:
     duo, dices, (redial, movie) = units["duo"][0], units["dices"][0], units["redial"]
     good = good_rows(units)
+    path = tmp_path / "in" / "judges.csv"
     bad = [
         ({"judge": "judge_a", "dialogue_key": "duo:en:99999", "question": "empathy", "value": "3"},
          r"^dialogue_key 'duo:en:99999': not in marts\.dialogues"),
@@ -128,9 +129,9 @@ def test_each_bad_row_is_one_reject_with_file_line_and_reason(units: dict, wareh
          r"^value '2': counts as missing for seen, not a judgement \(0, 1\)$"),
         ({"judge": "", "dialogue_key": duo, "question": "consistency", "value": "3"}, r"^judge: empty$"),
         ({"judge": "judge_a", "dialogue_key": duo, "question": "empathy", "value": "1"},
-         r"^judge 'judge_a': a second value for .* empathy; the first \(judges\.csv line 2\) counts$"),
+         rf"^judge 'judge_a': a second value for .* empathy; the first \({re.escape(str(path))} line 2\) counts$"),
     ]  # fmt: skip
-    path = write_judges(tmp_path / "in" / "judges.csv", [*good, *(row for row, _ in bad)])
+    write_judges(path, [*good, *(row for row, _ in bad)])
 
     completed = run_dwh(["ingest", "--judges", str(path)], warehouse)
 
@@ -138,7 +139,7 @@ def test_each_bad_row_is_one_reject_with_file_line_and_reason(units: dict, wareh
     assert "judges: 1 judge(s) loaded, 3 judgement(s), 8 reject(s) (see raw.ingest_rejects)" in completed.stdout
     assert [row[-1] for row in judgements(warehouse)] == [2, 3, 4]
     rejects = judge_rejects(warehouse)
-    assert [(file, line) for file, line, _ in rejects] == [("judges.csv", line) for line in range(5, 13)]
+    assert [(file, line) for file, line, _ in rejects] == [(str(path), line) for line in range(5, 13)]
     for (_, _, reason), (_, expected) in zip(rejects, bad):
         assert re.search(expected, reason), (reason, expected)
 
@@ -163,7 +164,9 @@ def test_a_file_without_a_needed_column_is_one_line_and_loads_nothing(
     assert judgements(warehouse) == before == []
 
 
-def test_loading_a_judge_again_replaces_only_that_judge(units: dict, warehouse: Path, tmp_path: Path) -> None:
+def test_loading_a_judge_again_replaces_that_judge_on_the_sources_it_lands_only(
+    units: dict, warehouse: Path, tmp_path: Path
+) -> None:
     write_judges(tmp_path / "first" / "a.csv", good_rows(units, "judge_a"))
     write_judges(tmp_path / "first" / "b.jsonl", good_rows(units, "judge_b"))
     run_dwh(["ingest", "--judges", str(tmp_path / "first")], warehouse, check=True)
@@ -171,15 +174,18 @@ def test_loading_a_judge_again_replaces_only_that_judge(units: dict, warehouse: 
     again[0]["value"] = "2"
     write_judges(tmp_path / "again" / "a2.csv", again)
 
-    run_dwh(["ingest", "--judges", str(tmp_path / "again" / "a2.csv")], warehouse, check=True)
+    completed = run_dwh(["ingest", "--judges", str(tmp_path / "again" / "a2.csv")], warehouse, check=True)
 
     rows = judgements(warehouse)
-    assert [(r[0], r[5], r[7]) for r in rows] == [
-        ("judge_a", "2", "a2.csv"),
-        ("judge_b", "4.25", "b.jsonl"),
-        ("judge_b", "No", "b.jsonl"),
-        ("judge_b", "1", "b.jsonl"),
+    assert [(r[0], r[1], r[5], Path(r[7]).name) for r in rows] == [
+        ("judge_a", "duo", "2", "a2.csv"),  # its DUO judgement replaced
+        ("judge_a", "dices", "No", "a.csv"),  # the sources the new file does not judge are kept
+        ("judge_a", "redial", "1", "a.csv"),
+        ("judge_b", "duo", "4.25", "b.jsonl"),
+        ("judge_b", "dices", "No", "b.jsonl"),
+        ("judge_b", "redial", "1", "b.jsonl"),
     ]
+    assert "judges: 'judge_a' on duo: its 1 earlier judgement(s) replaced by this load's 1" in completed.stdout
 
 
 def test_judges_beside_a_release_are_checked_against_the_last_build(
@@ -194,7 +200,7 @@ def test_judges_beside_a_release_are_checked_against_the_last_build(
     assert completed.returncode == 0, completed.stderr
     assert judge_rejects(warehouse) == [
         (
-            "j.csv",
+            str(path),
             2,
             "dialogue_key 'duo:en:77777': not in the warehouse's last build: build after loading the release, "
             "then load the judges",
@@ -229,6 +235,10 @@ def test_tasks_writes_one_json_object_per_unit_with_its_turns(warehouse: Path, t
     assert len(by_source["dices350"]["labels"]) == 4
     redial = by_source["redial"]
     assert redial["labels"] == ["0", "1"] and redial["movie_id"]
+    assert redial["label_meanings"] == {"0": "no", "1": "yes"}  # what a ReDial label means
+    [(title,)] = query(warehouse, f"select movie_title from marts.movies where movie_id = '{redial['movie_id']}'")
+    assert redial["movie_title"] == title and title
+    assert by_source["duo"]["movie_title"] is None and "label_meanings" not in by_source["duo"]
     n_turns = query(warehouse, f"select n_turns from marts.dialogues where dialogue_key = '{redial['dialogue_key']}'")
     assert len(redial["turns"]) == n_turns[0][0]
 

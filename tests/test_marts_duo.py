@@ -79,7 +79,7 @@ def test_real_release_keys_keep_the_quirks(real_warehouse: tuple[Path, str]) -> 
     assert set(prompts) == {("ent", "aligned"), ("neutral", "neutral"), ("nonent", "not_aligned")}
 
 
-# The real release's differences from its card that the docs explain (REAL_RELEASES.md: DUO): the files
+# The real release's differences from its card that the docs explain (docs/RELEASES.md: DUO): the files
 # carry the SIGDIAL English objective set (50 / 46 evaluated dialogues, card 70 / 71) and its means and SDs.
 EXPLAINED_ON_THE_REAL_RELEASE = {
     ("en", "ed", "n_dialogues_with_objective_evaluation"),
@@ -136,7 +136,7 @@ def test_card_and_release_disagree_only_where_documented(real_warehouse: tuple[P
     for _, _, _, is_match, reason, source in explained.values():
         assert is_match is False
         assert reason.startswith("the release carries the SIGDIAL English objective set")
-        assert "REAL_RELEASES.md: DUO" in source and "DUO dataset card" in source
+        assert "docs/RELEASES.md: DUO" in source and "DUO dataset card" in source
     assert all(value[4] is None and value[5] is None for value in by_cell.values() if value[2] != "explained")
     matched = sum(1 for value in by_cell.values() if value[2] == "match")
     assert matched > 2 * len(explained)

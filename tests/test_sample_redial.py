@@ -119,7 +119,7 @@ def test_every_quirk_is_present(scale_1: dict) -> None:
 
 
 def assert_quirks(everything: list[dict]) -> None:
-    """The quirks of REAL_RELEASES.md, each seen at least once."""
+    """The quirks of docs/RELEASES.md, each seen at least once."""
     titles = {t for c in everything if c["movieMentions"] for t in c["movieMentions"].values()}
     assert "A Scanner Darkly  (2006)" in titles
     assert "The Visitor (Les Visiteurs) (1993)" in titles

@@ -11,7 +11,7 @@ are written a block of items at a time and the blocks appended in order (a row's
 item's first row plus its slot, not a numbering of the whole file), so memory stays flat as the
 scale grows: no sort or window ever holds a whole release.
 
-Quirks reproduced (REAL_RELEASES.md): 350 `context` holds real newlines inside a quoted field,
+Quirks reproduced (docs/RELEASES.md): 350 `context` holds real newlines inside a quoted field,
 turns prefixed `USER:` / `LLM:`; 990 `context` holds the two characters backslash-n between turns,
 prefixed `A:` / `B:`, with a trailing backslash-n; `response` is the final bot turn (no prefix);
 `degree_of_harm` and `harm_type` empty for some items; multi-valued `harm_type`

@@ -11,7 +11,7 @@ Structure follows the dataset card: 10-30 messages, 4-7 distinct movies tagged `
 seen split between seen / not seen with many "did not say"; recommenders suggest about half).
 The test split has its own workers (collected later by a disjoint set of workers).
 
-Every quirk of REAL_RELEASES.md appears, and appears in the first conversations of each split so
+Every quirk of docs/RELEASES.md appears, and appears in the first conversations of each split so
 that even a tiny sample carries them: empty forms written `[]`; titles with a double space before
 the year, without a year, with parentheses in the name ("The Visitor (Les Visiteurs) (1993)"),
 with commas and quotes; an `@id` mention missing from movieMentions; the recommender writing

@@ -1,20 +1,37 @@
 -- Every row of temp.judge_input with what it is: its dialogue's source and its value as a number
 -- (DUO the score, labels their value_code), and the reason it cannot land (null when it lands).
 -- The first failing check names the field and its value; {unknown_dialogue} is the reason for an
--- unknown key. A second value for one unit is found afterwards (judges/second_values.sql).
+-- unknown key. A unit is (dialogue, question), and for ReDial (dialogue, movie, question), with
+-- human ratings in marts.ratings: a question of the source that was not asked of this dialogue
+-- (empathy of a WoW dialogue, a DICES 350 question of a 990 item) is a reject. Fields are taken
+-- without leading and trailing blanks, as the emptiness checks take them ('gpt ' is 'gpt'); the
+-- value is stored as given. A second value for one unit is found afterwards
+-- (judges/second_values.sql).
 create or replace temp table judge_checked as
 with
+
+given as (
+    select
+        * replace (
+            stripped(judge) as judge,
+            stripped(dialogue_key) as dialogue_key,
+            stripped(question) as question,
+            stripped(movie_id) as movie_id
+        ),
+        stripped(value_text) as value_trimmed
+    from temp.judge_input
+),
 
 input as (
     select
         *,
-        nullif(trim(judge), '') is null as no_judge,
-        nullif(trim(dialogue_key), '') is null as no_dialogue_key,
-        nullif(trim(question), '') is null as no_question,
-        nullif(trim(movie_id), '') is null as no_movie_id,
-        nullif(trim(value_text), '') is null as no_value,
-        try_cast(value_text as double) as number
-    from temp.judge_input
+        nullif(judge, '') is null as no_judge,
+        nullif(dialogue_key, '') is null as no_dialogue_key,
+        nullif(question, '') is null as no_question,
+        nullif(movie_id, '') is null as no_movie_id,
+        nullif(value_trimmed, '') is null as no_value,
+        try_cast(value_trimmed as double) as number
+    from given
 ),
 
 described as (
@@ -28,19 +45,19 @@ described as (
         label_sets.judgements,
         labels.value_code,
         labels.counts_as_missing,
-        redial_units.dialogue_key is not null as is_redial_unit
+        units.dialogue_key is not null as is_unit
     from input
     left join marts.dialogues as dialogues on input.dialogue_key = dialogues.dialogue_key
     left join temp.judge_questions as questions
         on dialogues.source = questions.source and input.question = questions.question
     left join temp.judge_label_sets as label_sets on questions.label_set = label_sets.label_set
     left join temp.judge_labels as labels
-        on questions.label_set = labels.label_set and input.value_text = labels.value_text
-    left join temp.judge_redial_units as redial_units
+        on questions.label_set = labels.label_set and input.value_trimmed = labels.value_text
+    left join temp.judge_units as units
         on
-            input.dialogue_key = redial_units.dialogue_key
-            and input.movie_id = redial_units.movie_id
-            and input.question = redial_units.question
+            input.dialogue_key = units.dialogue_key
+            and input.question = units.question
+            and if(dialogues.source = 'redial', input.movie_id, null) is not distinct from units.movie_id
 ),
 
 checked as (
@@ -60,9 +77,16 @@ checked as (
                 then 'movie_id: empty; a ReDial judgement names the form''s movie'
             when source <> 'redial' and not no_movie_id
                 then 'movie_id ' || quoted(movie_id) || ': only ReDial judgements name a movie'
-            when source = 'redial' and not is_redial_unit
+            when source = 'redial' and not is_unit and regexp_full_match(movie_id, '[0-9]+\.0+')
+                then 'movie_id ' || quoted(movie_id) || ': a ReDial movie id is a whole number ('
+                    || regexp_extract(movie_id, '^[0-9]+') || '); a table tool wrote it as a decimal (pandas '
+                    || 'does for a column with empty cells): write the ids as whole numbers'
+            when source = 'redial' and not is_unit
                 then 'movie_id ' || quoted(movie_id) || ': no ReDial form of ' || dialogue_key
                     || ' answers ' || question || ' about this movie'
+            when not is_unit
+                then 'question ' || quoted(question) || ': not asked of ' || dialogue_key
+                    || ' (no human rating of it in marts.ratings; dwh tasks lists the units to judge)'
             when level_of_measurement = 'interval' and (number is null or not isfinite(number))
                 then 'value ' || quoted(value_text) || ': not a number; ' || question || ' takes a number from '
                     || lowest || ' to ' || highest

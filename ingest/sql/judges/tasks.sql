@@ -1,7 +1,8 @@
 -- The units to judge, one JSON object each (`dwh tasks`): every unit with human ratings in
 -- marts.ratings{only}, with the question's wording, its scale (interval questions) or labels (the
--- label texts that are judgements, in order), and the conversation's turns. DUO questions are one
--- unit per dialogue and metric, whatever the rating kind; movie_id is ReDial's.
+-- label texts that are judgements, in order) with what each means where its text does not say
+-- (`label_meanings`, ReDial's 0 / 1), and the conversation's turns. DUO questions are one unit per
+-- dialogue and metric, whatever the rating kind; movie_id and movie_title are ReDial's.
 -- Three statements, so that no sort carries the turns: the units (keys and question, small) are
 -- sorted on their own, each conversation's turns become JSON once, and the last statement joins
 -- them as the units come (`dwh tasks` runs it in one thread, which keeps the units' order).
@@ -29,22 +30,38 @@ answers as (
     select
         label_set,
         json_object('min', min(value_code), 'max', max(value_code)) as scale,
-        to_json(list(value_text order by value_code) filter (where not counts_as_missing)) as labels
+        to_json(list(value_text order by value_code) filter (where not counts_as_missing)) as labels,
+        if(
+            count(meaning) filter (where not counts_as_missing) = 0,
+            null,
+            to_json(map(
+                list(value_text order by value_code) filter (where not counts_as_missing),
+                list(meaning order by value_code) filter (where not counts_as_missing)
+            ))
+        ) as label_meanings
     from temp.judge_labels
     group by label_set
+),
+
+movies as (
+    select movie_id, coalesce(movie_title, movie_name_raw) as movie_title
+    from marts.movies
 )
 
 select
     units.dialogue_key,
     units.question,
     units.movie_id,
+    movies.movie_title,
     questions.wording,
     questions.level_of_measurement = 'interval' as is_scale,
     answers.scale,
-    answers.labels
+    answers.labels,
+    answers.label_meanings
 from units
 inner join questions on units.source = questions.source and units.question = questions.question
 inner join answers on questions.label_set = answers.label_set
+left join movies on units.movie_id = movies.movie_id
 order by units.source, units.dialogue_key, units.question, units.movie_id;
 
 -- a plain list sorted afterwards: `list(… order by turn_index)` keeps a sort per dialogue and ran
@@ -65,11 +82,13 @@ select
         units.is_scale,
         json_object(
             'dialogue_key', units.dialogue_key, 'question', units.question, 'movie_id', units.movie_id,
-            'wording', units.wording, 'scale', units.scale, 'turns', coalesce(turns.turns, '[]'::json)
+            'movie_title', units.movie_title, 'wording', units.wording, 'scale', units.scale,
+            'turns', coalesce(turns.turns, '[]'::json)
         ),
         json_object(
             'dialogue_key', units.dialogue_key, 'question', units.question, 'movie_id', units.movie_id,
-            'wording', units.wording, 'labels', units.labels, 'turns', coalesce(turns.turns, '[]'::json)
+            'movie_title', units.movie_title, 'wording', units.wording, 'labels', units.labels,
+            'label_meanings', units.label_meanings, 'turns', coalesce(turns.turns, '[]'::json)
         )
     )::varchar as task
 from temp.task_units as units

@@ -1,0 +1,180 @@
+"""Which judges files `dwh ingest --judges PATH …` loads, and what it leaves: every file under each
+given path, recognised by extension (ingest/judges.py's FORMATS), with the columns it offers.
+
+A file under a folder that is not loaded is named with the reason (another extension, a hidden
+file, a compressed file, a folder reached through a symbolic link), never skipped without a word.
+A file without a needed column is one error naming the file, the column and, where it shows, the
+cause (a header in another case, another delimiter, columns inside a Parquet struct); nothing is
+loaded. A file is recorded by its absolute path: two files of one name in two folders are two files.
+"""
+
+import csv
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+
+from ingest.errors import DwhError
+from ingest.file_facts import refuse_unreadable_file
+from ingest.judges import COLUMNS_HINT, FILES_HINT, FORMATS, NEEDED_COLUMNS, JudgesFile, columns_of_jsonl, one_line
+
+MAX_HEADER_BYTES = 1 << 20
+# what a file of another extension is, and what to do with it
+OTHER_EXTENSIONS = {
+    ".json": "a .json file is not read (a JSON array or object); write one JSON object a line as .jsonl",
+    ".gz": "a compressed file is not read; decompress it (gunzip) and load the .csv / .jsonl",
+    ".zip": "a compressed file is not read; unzip it and load what it holds",
+    ".tsv": "a .tsv file is not read; a judges CSV is comma-separated: save it as .csv with commas",
+    ".txt": "a .txt file is not read; a judges file is .csv, .jsonl or .parquet",
+}
+DELIMITERS = {";": "semicolons", "\t": "tabs", "|": "vertical bars"}
+
+
+@dataclass(frozen=True)
+class SkippedFile:
+    """A file (or linked folder) under a given folder that is not loaded, and why."""
+
+    path: Path
+    reason: str
+
+    def line(self) -> str:
+        return f"judges: not loaded: {self.path}: {self.reason}"
+
+
+@dataclass(frozen=True)
+class FoundFiles:
+    """The judges files of every given path (each once), and what their folders hold that is not loaded."""
+
+    files: list[JudgesFile]
+    skipped: list[SkippedFile]
+
+
+def recognise_judges_files(con: duckdb.DuckDBPyConnection, given: list[Path]) -> FoundFiles:
+    """Every judges file under the given paths with its columns; one without a needed column stops the load."""
+    files: dict[str, JudgesFile] = {}
+    skipped: list[SkippedFile] = []
+    for path in given:
+        found, left = find_judges_files(path)
+        skipped.extend(left)
+        for candidate in found:
+            file_path = Path(os.path.abspath(candidate)).as_posix()
+            if file_path not in files:
+                files[file_path] = recognised(con, candidate, file_path)
+    return FoundFiles(list(files.values()), skipped)
+
+
+def recognised(con: duckdb.DuckDBPyConnection, path: Path, file_path: str) -> JudgesFile:
+    """One file with its columns, or the one line that says why it cannot load."""
+    file_format = FORMATS[path.suffix.lower()]
+    columns = columns_of(con, path, file_format)
+    missing = [name for name in NEEDED_COLUMNS if name not in columns]
+    if missing:
+        raise DwhError(f"{path}: {missing_column(missing, columns, file_format)}; nothing was loaded")
+    return JudgesFile(path, file_path, file_format, tuple(name for name, _ in columns.items()))
+
+
+def find_judges_files(path: Path) -> tuple[list[Path], list[SkippedFile]]:
+    """The file itself, or the judges files in the folder and below (path order) and what is left."""
+    refuse_unreadable_file(path, f"give a judges file or a folder of them ({FILES_HINT})")
+    if not path.exists():
+        raise DwhError(f"{path}: no such file or folder ({FILES_HINT})")
+    if path.is_file():
+        if path.suffix.lower() not in FORMATS:
+            hint = OTHER_EXTENSIONS.get(path.suffix.lower(), FILES_HINT)
+            raise DwhError(f"{path}: not a judges file by its extension; {hint}")
+        return [path], []
+    found, skipped = walk(path)
+    for candidate in found:
+        refuse_unreadable_file(candidate, "remove it from the folder or replace it with a judges file")
+    if not found:
+        named = "; ".join(f"{s.path.name}: {s.reason}" for s in skipped[:3])
+        raise DwhError(f"{path}: no judges file found ({FILES_HINT})" + (f"; it holds {named}" if named else ""))
+    return found, skipped
+
+
+def walk(folder: Path) -> tuple[list[Path], list[SkippedFile]]:
+    """Every file below `folder`, sorted: those to load and those left, each with its reason."""
+    found, skipped = [], []
+    for root, folders, names in os.walk(folder):
+        here = Path(root)
+        for name in sorted(folders):
+            if (here / name).is_symlink():
+                skipped.append(
+                    SkippedFile(here / name, "a symbolic link to a folder is not followed; give it as its own --judges")
+                )
+            elif name.startswith("."):
+                skipped.append(SkippedFile(here / name, "a hidden folder is not read; give it as its own --judges"))
+        folders[:] = [n for n in folders if not n.startswith(".") and not (here / n).is_symlink()]
+        for name in names:
+            reason = skip_reason(here / name)
+            (skipped.append(SkippedFile(here / name, reason)) if reason else found.append(here / name))
+    return sorted(found), sorted(skipped, key=lambda s: s.path)
+
+
+def skip_reason(path: Path) -> str | None:
+    """Why a file in a given folder is not loaded (None: it is)."""
+    if path.name.startswith("."):
+        return "a hidden file is not read; rename it, or give it as its own --judges"
+    suffix = path.suffix.lower()
+    if suffix in FORMATS:
+        return None
+    return OTHER_EXTENSIONS.get(suffix, f"{FILES_HINT}; this one is not")
+
+
+def columns_of(con: duckdb.DuckDBPyConnection, path: Path, file_format: str) -> dict[str, str]:
+    """The columns a file offers, with their types where the format has them: a CSV's header, a
+    Parquet file's top-level columns, the keys of a JSONL file's lines."""
+    try:
+        if file_format == "csv":
+            return dict.fromkeys(csv_header(path), "VARCHAR")
+        if file_format == "parquet":
+            rows = con.execute("select column_name, column_type from (describe from read_parquet(?))", [str(path)])
+            return dict(rows.fetchall())
+        return dict.fromkeys(columns_of_jsonl(con, path), "")
+    except duckdb.OutOfMemoryException:
+        raise  # named as such by the loader
+    except duckdb.Error as exc:
+        raise DwhError(f"{path}: cannot be read as {file_format.upper()} ({one_line(exc)})") from exc
+
+
+def csv_header(path: Path) -> tuple[str, ...]:
+    """The column names of a CSV's first line (a UTF-8 byte order mark is skipped)."""
+    try:
+        with path.open("rb") as handle:
+            first_line = handle.readline(MAX_HEADER_BYTES)
+        text = first_line.decode("utf-8-sig")
+    except OSError as exc:
+        raise DwhError(f"{path}: cannot read the file ({exc.strerror or exc})") from exc
+    except UnicodeDecodeError as exc:
+        raise DwhError(f"{path}: line 1 (header) is not valid UTF-8 text (byte {exc.start})") from exc
+    if not text.strip():
+        raise DwhError(f"{path}: empty file or empty first line; a judges CSV starts with its header ({COLUMNS_HINT})")
+    header = tuple(next(csv.reader([text.rstrip("\r\n")])))
+    duplicates = sorted({name for name in header if header.count(name) > 1})
+    if duplicates:
+        raise DwhError(f"{path}: line 1 (header) repeats column(s) {', '.join(duplicates)}")
+    return header
+
+
+def missing_column(missing: list[str], columns: dict[str, str], file_format: str) -> str:
+    """Why a needed column is missing, as the file shows it, and what to do."""
+    names = list(columns)
+    first = missing[0]
+    if file_format == "csv" and len(names) == 1:
+        delimiter = next((d for d in DELIMITERS if d in names[0]), None)
+        if delimiter:
+            return (
+                f"line 1 (header) is one column {names[0]!r}: the file is separated by {DELIMITERS[delimiter]}, "
+                "a judges CSV by commas; save it comma-separated"
+            )
+    near = [name for name in names if name.strip().lower() == first]
+    if near:
+        return f"no column {first!r}, but a column {near[0]!r}: column names are lower case, without blanks; rename it"
+    inside = [name for name, kind in columns.items() if kind.upper().startswith("STRUCT") and f"{first} " in kind]
+    if inside:
+        return (
+            f"no column {first!r}: the columns sit inside the struct column {inside[0]!r}; write them as "
+            f"top-level columns (in DuckDB: copy (select {inside[0]}.* from …) to …)"
+        )
+    return f"no column {first!r} ({COLUMNS_HINT})"
