@@ -132,6 +132,13 @@ class QuestionValues:
         return np.where(found, position, -1)
 
 
+def in_canonical_order(groups: pd.DataFrame) -> pd.DataFrame:
+    """The memberships (group_id, rater_id, …) sorted by group and rater: the permutation tests
+    shuffle the raters' groups in this order, so their p-values must not depend on the order the
+    warehouse returns the rows in (which another source's rows change)."""
+    return groups.sort_values(["group_id", "rater_id"], kind="stable", ignore_index=True)
+
+
 @dataclass
 class Memberships:
     """The groups with a rater among a question's, numbered in the order of their ids (the order of
@@ -145,7 +152,8 @@ class Memberships:
 
     @classmethod
     def of(cls, values: QuestionValues, groups: pd.DataFrame) -> "Memberships":
-        """`groups` (group_id, group_dimension, group_value, rater_id)."""
+        """`groups` (group_id, group_dimension, group_value, rater_id), in any row order."""
+        groups = in_canonical_order(groups)
         raters = values.rater_numbers(groups["rater_id"].to_numpy())
         present = groups[raters >= 0]
         group_ids, group_numbers = np.unique(present["group_id"].to_numpy(), return_inverse=True)

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from agreement_core import maths, memo, resampling
-from agreement_core.group_figures import EVERY_RATER, Question
+from agreement_core.group_figures import EVERY_RATER, Question, in_canonical_order
 from agreement_core.settings import MonteCarloSettings
 
 # a base reference's own row: reference_dimension is its name, reference_value this
@@ -154,6 +154,7 @@ def references_on(
 ) -> BuiltReferences:
     """Every base reference of the question on the given axes, each followed by its rater groups."""
     built, dimensions = [], {}
+    groups = in_canonical_order(groups)
     for name, rows in references.groupby("reference", sort=True):
         base = base_reference(str(name), question, rows, unit_ids)
         everything = np.ones(len(base.label_index), dtype=bool)

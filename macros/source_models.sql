@@ -3,8 +3,10 @@
     `dialogues`, `turns`, `raters` and `ratings`, and the feeds the build reads beside them
     (`landed_records` for reconciliation, `judgements` and `replications` for the agreement marts,
     `judge_references` for the judges' marts). Named with ref() so that dbt's lineage and a grep for
-    a model's name both find who feeds whom. A new dataset adds its models to these lists, and no
-    shared model's SQL changes (docs/ADDING_A_SOURCE.md). Only the asked kind's branch runs, so a
+    a model's name both find who feeds whom. The `int_dataset__` models are every dataset loaded
+    with `dwh ingest --dataset` (docs/DATASETS.md), all through the same models. A new source with
+    a structure of its own adds its models to these lists, and no shared model's SQL changes
+    (docs/ADDING_A_SOURCE.md). Only the asked kind's branch runs, so a
     model depends on its own list and on no other.
 -#}
 {% macro source_models(kind) -%}
@@ -13,24 +15,34 @@
             ref('int_duo__dialogues'),
             ref('int_redial__dialogues'),
             ref('int_dices__dialogues'),
+            ref('int_dataset__dialogues'),
         ]) }}
     {%- elif kind == 'turns' -%}
         {{ return([
             ref('int_duo__turns'),
             ref('int_redial__turns'),
             ref('int_dices__turns'),
+            ref('int_dataset__turns'),
         ]) }}
     {%- elif kind == 'raters' -%}
         {{ return([
             ref('int_duo__raters'),
             ref('int_redial__raters'),
             ref('int_dices__raters'),
+            ref('int_dataset__raters'),
         ]) }}
     {%- elif kind == 'ratings' -%}
         {{ return([
             ref('int_duo__ratings'),
             ref('int_redial__ratings'),
             ref('int_dices__ratings'),
+            ref('int_dataset__ratings'),
+        ]) }}
+    {%- elif kind == 'rater_attributes' -%}
+        {#- the raters' attributes, long (the `rater_attributes` mart and the rater groups) -#}
+        {{ return([
+            ref('int_dices__rater_attributes'),
+            ref('int_dataset__rater_attributes'),
         ]) }}
     {%- elif kind == 'landed_records' -%}
         {#- what each source declares about the records it landed (reconciliation) -#}
@@ -45,6 +57,7 @@
             ref('int_duo__judgements'),
             ref('int_redial__judgements'),
             ref('int_dices__judgements'),
+            ref('int_dataset__judgements'),
         ]) }}
     {%- elif kind == 'replications' -%}
         {#- two sets of judgements of the same units that replication_agreement compares (int_agreement__replication_values) -#}

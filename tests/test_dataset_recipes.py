@@ -97,7 +97,7 @@ def test_multipico_becomes_a_dataset_with_every_annotator_attribute_a_dimension(
     splits = {split: json.loads((src / f"MP_{split}.json").read_text()) for split in ("dev", "test")}
     meta = json.loads((src / "MP_annotators_meta.json").read_text())
     judgements = sum(len(item["annotations"]) for items in splits.values() for item in items.values())
-    young = sum(1 for person in meta.values() if person["Age"] == person["Age"] and person["Age"] < 25)
+    young = sum(1 for person in meta.values() if person["Age"] == person["Age"] and 18 <= person["Age"] < 25)
     no_answer = sum(
         1 for person in meta.values() for value in person.values() if value in ("DATA_EXPIRED", "Prefer not to say")
     )
@@ -129,7 +129,7 @@ def test_multipico_becomes_a_dataset_with_every_annotator_attribute_a_dimension(
     banded = query(
         db_path,
         "select count(*) from raw.dataset_rater_attributes as a inner join raw.dataset_bins as b "
-        "on a.attribute = b.attribute and b.band = '<25' and try_cast(a.value as double) < b.upper",
+        "on a.attribute = b.attribute and b.band = '18-24' and try_cast(a.value as double) between b.lower and b.upper - 1",
     )
     assert banded == [(young,)]
     assert query(

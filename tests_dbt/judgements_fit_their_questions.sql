@@ -11,13 +11,13 @@ judgements as (
 
 judgement_questions as (
 
-    select * from {{ ref('judgement_questions') }}
+    select * from {{ ref('int_agreement__judgement_questions') }}
 
 ),
 
 judgement_labels as (
 
-    select * from {{ ref('judgement_labels') }}
+    select * from {{ ref('int_agreement__judgement_labels') }}
 
 ),
 

@@ -6,7 +6,7 @@
   item's source, level and language variety kept beside it;
 - `irony`: nominal 0/1, one judgement per annotator (`annotations`);
 - raters `Ann<N>` with the metadata keyed `<N>`: every attribute a dimension, age in bins (cut
-  points 25, 35, 45, 55: bands <25, 25-34, 35-44, 45-54, 55+; the youngest annotator is 18),
+  points 18, 25, 35, 45, 55: bands 18-24, 25-34, 35-44, 45-54, 55+, and <18, which no annotator is in),
   `DATA_EXPIRED` and `Prefer not to say` meaning no answer. An annotator without metadata gets no
   row in raters.csv: `dwh ingest` names them.
 """
@@ -62,7 +62,7 @@ MANIFEST = {
         "attribute both when redistributing."
     ),
     "rater_missing": ["DATA_EXPIRED", "Prefer not to say"],
-    "bins": {"age": [25, 35, 45, 55]},
+    "bins": {"age": [18, 25, 35, 45, 55]},
     "dimensions": list(ATTRIBUTES.values()),
 }
 

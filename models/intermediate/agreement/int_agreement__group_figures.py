@@ -33,7 +33,7 @@ def model(dbt, session):
     units = dbt.ref("int_agreement__units")
     values = dbt.ref("int_agreement__values")
     groups = dbt.ref("int_agreement__rater_groups").project("group_id, group_dimension, group_value, rater_id").df()
-    questions = questions_of(dbt.ref("int_agreement__questions").df(), dbt.ref("judgement_labels").df())
+    questions = questions_of(dbt.ref("int_agreement__questions").df(), dbt.ref("int_agreement__judgement_labels").df())
     # a question's units are numbered in one run (int_agreement__judged_units): its values are a range
     unit_ranges = units.aggregate("question_id, min(unit_id), max(unit_id)", "question_id").order("question_id")
 

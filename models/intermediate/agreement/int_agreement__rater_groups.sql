@@ -1,7 +1,8 @@
 -- The rater groups the agreement figures compare, one row per (rater, group): `all` for every
--- rater, and one group per value of each demographic dimension of `raters` (and the race ×
--- gender cross) that the rater has. A rater whose value of a dimension is unknown is in no group
--- of that dimension; sources without demographics have only `all`.
+-- rater, and one group per value of each of the rater's attributes that is a dimension
+-- (`rater_attributes`: DICES's demographics and their race × gender cross, each dataset's
+-- dimensions, banded where it bins them). A rater whose value of a dimension is unknown is in no
+-- group of that dimension; sources without dimensions have only `all`.
 with
 
 raters as (
@@ -10,25 +11,27 @@ raters as (
 
 ),
 
+rater_attributes as (
+
+    {{ union_source_models('rater_attributes') }}
+
+),
+
 memberships as (
 
     select
-        raters.rater_id,
-        dimension.group_dimension,
-        dimension.group_value
+        rater_id,
+        'all' as group_dimension,
+        'all' as group_value
     from raters
-    cross join
-        lateral (
-            values
-            ('all', 'all'),
-            ('gender', raters.gender),
-            ('race', raters.race),
-            ('age_group', raters.age_group),
-            ('education', raters.education),
-            ('locale', raters.locale),
-            ('race_gender', raters.race || ' / ' || raters.gender)
-        ) as dimension (group_dimension, group_value)
-    where dimension.group_value is not null
+    union all
+    select
+        raters.rater_id,
+        rater_attributes.attribute as group_dimension,
+        rater_attributes.value as group_value
+    from rater_attributes
+    inner join raters on rater_attributes.rater_key = raters.rater_key
+    where rater_attributes.is_dimension and rater_attributes.value is not null
 
 ),
 

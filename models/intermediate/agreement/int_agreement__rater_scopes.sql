@@ -37,7 +37,7 @@ raters as (
 
 judgement_labels as (
 
-    select * from {{ ref('judgement_labels') }}
+    select * from {{ ref('int_agreement__judgement_labels') }}
 
 ),
 

@@ -52,7 +52,7 @@ declared as (
 
 judgement_labels as (
 
-    select * from {{ ref('judgement_labels') }}
+    select * from {{ ref('int_agreement__judgement_labels') }}
     where not counts_as_missing
 
 ),

@@ -44,7 +44,7 @@ demographic_groups as (
 
 judgement_labels as (
 
-    select * from {{ ref('judgement_labels') }}
+    select * from {{ ref('int_agreement__judgement_labels') }}
     where not counts_as_missing
 
 ),

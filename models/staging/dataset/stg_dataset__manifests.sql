@@ -1,0 +1,25 @@
+-- One row per loaded dataset: what it is and where it comes from, from its dataset.yml.
+with
+
+source as (
+
+    select * from {{ source('dataset', 'dataset_manifests') }}
+
+),
+
+final as (
+
+    select
+        dataset as source,
+        title,
+        license,
+        citation,
+        url,
+        description,
+        dimensions,
+        folder
+    from source
+
+)
+
+select * from final
