@@ -19,7 +19,7 @@ $(VENV)/.installed: pyproject.toml
 
 demo: install
 	$(DWH) sample --force $(SAMPLE_DIR)
-	$(DWH) ingest --duo $(SAMPLE_DIR)/duo --redial $(SAMPLE_DIR)/redial/redial_dataset.zip --dices $(SAMPLE_DIR)/dices
+	$(DWH) ingest --duo $(SAMPLE_DIR)/duo --redial $(SAMPLE_DIR)/redial/redial_dataset.zip --dices $(SAMPLE_DIR)/dices --dataset $(SAMPLE_DIR)/datasets/chatbot_study
 	$(DWH) build
 	$(DWH) ingest --judges $(SAMPLE_DIR)/judges
 	$(DWH) build

@@ -16,6 +16,7 @@ import duckdb
 
 from dwh.freshness import marts_build, say_if_older_than_last_load
 from dwh.outputs import refuse_non_regular_file, refuse_warehouse_files, replacing, resolved
+from dwh.report_datasets import dataset_sections
 from dwh.report_judges import judges_section
 from dwh.report_parts import WIDTH, Section, item_histogram, rows, svg, table
 from dwh.report_uncertainty import dices_groups_beside_grasp, duo_users_vs_annotators, redial_alpha_with_intervals
@@ -40,6 +41,9 @@ def write_report(db_path: Path, out_path: Path) -> Path:
                 raise DwhError(f"{db_path}: holds no built marts yet; run `dwh ingest …` and `dwh build` first")
             say_if_older_than_last_load(marts_build(con), "dwh report")
             sections = [section for build in SECTION_BUILDERS if (section := build(con, sources)) is not None]
+            sections += dataset_sections(con, sources)
+            if judges := judges_section(con, sources):
+                sections.append(judges)
         finally:
             con.close()
         partial.write_text(render_page(db_path, sources, sections), encoding="utf-8")
@@ -370,7 +374,6 @@ SECTION_BUILDERS: list[Callable[[duckdb.DuckDBPyConnection, list[str]], Section 
     duo_section,
     redial_section,
     dices_section,
-    judges_section,
 ]
 
 STYLE = """
