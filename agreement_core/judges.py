@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-import scipy.stats
 
 from agreement_core import maths, memo, resampling
 from agreement_core.group_figures import SLOT
@@ -153,6 +152,9 @@ def label_agreement(task: JudgeQuestion) -> tuple[np.ndarray, np.ndarray]:
 def score_correlations(task: JudgeQuestion) -> dict[str, np.ndarray]:
     """Ordered questions: Spearman's ρ and Kendall's τ-b (scipy's, with their p) between the judge's
     value and the mean of the reference's values per unit, over the units both have."""
+    # imported here: scipy.stats takes a second or two to import, which a build without judges never pays
+    from scipy import stats
+
     codes = task.question.codes
     shape = (len(task.judges), len(task.references))
     figures = {name: np.full(shape, np.nan) for name in ("spearman_rho", "spearman_p", "kendall_tau_b", "kendall_p")}
@@ -169,8 +171,8 @@ def score_correlations(task: JudgeQuestion) -> dict[str, np.ndarray]:
             x, y = judge_value[judge, shared], mean_value[shared]
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # a constant side: scipy warns and gives NaN, as we report it
-                spearman = scipy.stats.spearmanr(x, y)
-                kendall = scipy.stats.kendalltau(x, y, variant="b")
+                spearman = stats.spearmanr(x, y)
+                kendall = stats.kendalltau(x, y, variant="b")
             figures["spearman_rho"][judge, number], figures["spearman_p"][judge, number] = spearman
             figures["kendall_tau_b"][judge, number], figures["kendall_p"][judge, number] = kendall
     return figures
