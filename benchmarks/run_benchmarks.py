@@ -50,11 +50,22 @@ DB_NAME = "bench.duckdb"
 BUILT_DB_NAME = "built.duckdb"
 BUILT_MANIFEST_NAME = "built-manifest.json"
 # paths that start from the warehouse (b) built: they run after it at each scale
-NEEDS_A_BUILD = ("build_incremental", "build_floor", "judges_ingest", "build_with_judges", "build_with_sample_judges")
+NEEDS_A_BUILD = (
+    "build_incremental",
+    "build_floor",
+    "judges_ingest",
+    "build_with_judges",
+    "build_with_sample_judges",
+    "build_with_datasets",
+)
 # the judge paths: this many judges, each judging every unit of the three datasets (bench_judges.py)
 BENCH_JUDGES = 20
 REDIAL_ZIP = Path("redial") / "redial_dataset.zip"
 JUDGES_DIR = "bench-judges"  # in the scale's work folder
+DATASETS_DIR = "bench-datasets"  # the recipes' dataset folders, in the scale's work folder
+SAMPLE_DATASET = Path("datasets") / "chatbot_study"
+# the real releases the recipes read, where the machine has them (beside the project, as in CI)
+RECIPE_RELEASES = {name: PROJECT_ROOT.parent / "shared" / "data" / name for name in ("convabuse", "multipico")}
 LOG_TAIL_LINES = 15
 # the agreement marts' Monte Carlo (bootstrap intervals, permutation p-values) switched off: (b) − (b′) is its cost
 WITHOUT_MONTE_CARLO = ["--vars", "{agreement_monte_carlo: false}"]
@@ -162,6 +173,11 @@ def all_paths() -> list[BenchPath]:
         BenchPath(
             "build_with_sample_judges",
             "(h) dwh build after loading the sample's five judges (incremental)",
+            lambda sample, db: [*dwh_command(), "build"],
+        ),
+        BenchPath(
+            "build_with_datasets",
+            "(i) dwh build after loading the sample's dataset and the ConvAbuse and MultiPICo recipes (incremental)",
             lambda sample, db: [*dwh_command(), "build"],
         ),
         BenchPath(
@@ -332,6 +348,11 @@ def bench_path(path: BenchPath, scale: int, sample_dir: Path, work_dir: Path, ru
             if not load_sample_judges(sample_dir, work_dir, database, index):
                 result.setup_error = "setup `dwh ingest --judges` of the sample's judges failed"
                 return result
+        elif path.key == "build_with_datasets":
+            shutil.copyfile(built, database)
+            if not load_datasets(sample_dir, work_dir, database, index):
+                result.setup_error = "setup `dwh ingest --dataset` failed"
+                return result
         elif path.key in ("judges_ingest", "build_with_judges"):
             shutil.copyfile(built, database)
             if not prepare_judges(work_dir, database, index, load=path.key == "build_with_judges"):
@@ -383,6 +404,30 @@ def load_sample_judges(sample_dir: Path, work_dir: Path, database: Path, index: 
     run = measured_run(
         [*dwh_command(), "ingest", "--judges", str(sample_dir / "judges")], bench_env(work_dir, database), log_path
     )
+    if not run.ok:
+        show_failure(log_path)
+    return run.ok
+
+
+def load_datasets(sample_dir: Path, work_dir: Path, database: Path, index: int) -> bool:
+    """An untimed `dwh ingest --dataset` into a built warehouse of the sample's chatbot study and of
+    the ConvAbuse and MultiPICo recipes' folders (written once per scale, where the releases are at
+    hand)."""
+    log_path = work_dir / "logs" / f"build_with_datasets-setup{index}.log"
+    folders = [sample_dir / SAMPLE_DATASET]
+    for name, release in RECIPE_RELEASES.items():
+        folder = work_dir / DATASETS_DIR / name
+        if not release.is_dir():
+            log(f"{name}: no release at {release}; path (i) goes on without it")
+            continue
+        if not folder.exists():
+            run = measured_run([*dwh_command(), "recipe", name, str(release), str(folder)], os.environ.copy(), log_path)
+            if not run.ok:
+                show_failure(log_path)
+                return False
+        folders.append(folder)
+    command = [*dwh_command(), "ingest", *(arg for folder in folders for arg in ("--dataset", str(folder)))]
+    run = measured_run(command, bench_env(work_dir, database), log_path)
     if not run.ok:
         show_failure(log_path)
     return run.ok
