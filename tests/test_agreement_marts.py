@@ -83,7 +83,41 @@ RATER_COLUMNS = {
     "age_group": "varchar",
     "education": "varchar",
     "locale": "varchar",
+    "raw_race": "varchar",
 }
+# what the datasets (`dwh ingest --dataset`) bring to the agreement models' inputs: none here (their
+# path is tested in tests/test_datasets_marts.py), so empty tables of their shapes
+DATASET_INPUTS = {
+    "int_dataset__judgements": {**JUDGEMENT_COLUMNS, "value_code": "double"},
+    "int_dataset__raters": {"rater_key": "varchar", "source": "varchar", "rater_role": "varchar"},
+    "int_dataset__rater_attributes": {
+        "rater_key": "varchar",
+        "source": "varchar",
+        "attribute": "varchar",
+        "value": "varchar",
+        "is_dimension": "boolean",
+        "is_banded": "boolean",
+    },
+    "int_dataset__judgement_questions": {
+        "source": "varchar",
+        "rating_kind": "varchar",
+        "question": "varchar",
+        "label_set": "varchar",
+        "level_of_measurement": "varchar",
+        "several_raters_per_unit": "boolean",
+        "wording": "varchar",
+    },
+    "int_dataset__judgement_labels": {
+        "label_set": "varchar",
+        "value_code": "double",
+        "value_text": "varchar",
+        "counts_as_missing": "boolean",
+        "is_unsure": "boolean",
+        "meaning": "varchar",
+    },
+}
+# DICES's raters' attributes, long: the rater groups come from them (run from the raters given)
+RATER_ATTRIBUTE_MODELS = ("models/intermediate/dices/int_dices__rater_attributes.sql",)
 SEED_TYPES = {
     "judgement_questions": {"several_raters_per_unit": "boolean"},
     "judgement_labels": {"value_code": "integer", "counts_as_missing": "boolean"},
@@ -172,10 +206,16 @@ def seeded_inputs(judgements: pd.DataFrame, raters: pd.DataFrame, excluded: list
 class CompiledAgreementModels:
     """The agreement models (models/intermediate/agreement, models/marts/agreement but grasp_comparison)
     compiled by dbt, run in dependency order (dbt's manifest) on generated inputs in an in-memory DuckDB:
-    the three `int_<source>__judgements` feeds, the three `int_<source>__raters` models and the seeds."""
+    the three `int_<source>__judgements` feeds, the three `int_<source>__raters` models, DICES's
+    raters' attributes (`int_dices__rater_attributes`, run on them), the datasets' inputs (empty) and
+    the seeds."""
 
     CATALOG = "agreement_check"
-    SELECTION = ["path:models/intermediate/agreement", "path:models/marts/agreement"]
+    SELECTION = [
+        "path:models/intermediate/agreement",
+        "path:models/marts/agreement",
+        *(f"path:{path}" for path in RATER_ATTRIBUTE_MODELS),
+    ]
 
     def __init__(self, work_dir: Path) -> None:
         target = work_dir / "target"
@@ -203,7 +243,9 @@ class CompiledAgreementModels:
             for node_id, node in manifest["nodes"].items()
             if node["resource_type"] == "model"
             and node.get("compiled_code")
-            and node["original_file_path"].startswith(("models/intermediate/agreement/", "models/marts/agreement/"))
+            and node["original_file_path"].startswith(
+                ("models/intermediate/agreement/", "models/marts/agreement/", *RATER_ATTRIBUTE_MODELS)
+            )
             and node["name"] != "grasp_comparison"
         }
         self.models = self._in_dependency_order(selected)
@@ -242,6 +284,8 @@ class CompiledAgreementModels:
         con.execute("create table reference.excluded_raters (rater_key varchar, reason varchar)")
         for rater_key in excluded:
             con.execute("insert into reference.excluded_raters values (?, 'a test')", [rater_key])
+        for name, columns in DATASET_INPUTS.items():
+            load(con, f"intermediate.{name}", columns, pd.DataFrame(), "none")
         for source in REPLICATION_SOURCES:
             load(con, f"intermediate.int_{source}__replications", REPLICATION_COLUMNS, pd.DataFrame(), source)
         for schema, name, language, code in self.models:
