@@ -5,9 +5,11 @@ figures that cannot be used is one line naming it and what to give, not a traceb
 import csv
 from pathlib import Path
 
+import duckdb
 import yaml
 
 from agreement_core.settings import VARS, MonteCarloSettings, SettingsError
+from ingest.database import connect_read_only
 from ingest.errors import DwhError
 from ingest.settings import PROJECT_ROOT
 
@@ -42,18 +44,36 @@ def seeded_questions(root: Path = PROJECT_ROOT) -> list[tuple[str, str]]:
         return [(row["source"], row["question"]) for row in csv.DictReader(seed)]
 
 
-def refuse_unusable_agreement_vars(dbt_args: list[str]) -> None:
+def dataset_questions(db_path: Path | None) -> list[tuple[str, str]]:
+    """The (dataset, question) of every dataset loaded in the warehouse (`dwh ingest --dataset`);
+    none where there is no warehouse or it cannot be read yet (the build says why, after this)."""
+    if db_path is None or not db_path.is_file():
+        return []
+    try:
+        con = connect_read_only(db_path)
+    except Exception:  # noqa: BLE001 - any warehouse the build refuses, it refuses with its own line
+        return []
+    try:
+        return con.execute("select dataset, question from raw.dataset_questions").fetchall()
+    except duckdb.Error:
+        return []
+    finally:
+        con.close()
+
+
+def refuse_unusable_agreement_vars(dbt_args: list[str], db_path: Path | None = None) -> None:
     """One line for an agreement var dbt would take but the figures cannot use: a seed below 0, draws
-    below 1, not a whole number, or a question pattern that matches no question of the seed."""
+    below 1, not a whole number, or a question pattern that matches no question of the seed nor of a
+    dataset loaded in the warehouse at `db_path`."""
     values = {**project_vars(), **given_vars(dbt_args)}
     try:
         settings = MonteCarloSettings.from_vars({name: values.get(name) for name in VARS})
     except SettingsError as error:
         raise DwhError(f"{error}; give it with --vars or in dbt_project.yml") from None
-    unmatched = settings.unmatched(seeded_questions())
+    unmatched = settings.unmatched(seeded_questions() + dataset_questions(db_path))
     if unmatched:
         raise DwhError(
             f"var agreement_monte_carlo_questions: {', '.join(map(repr, unmatched))} matches no question of "
-            "seeds/judgement_questions.csv ('<source>/<scope>/<question>', names as in marts.ratings.question, "
-            "case counts); fix the pattern or use ['*']"
+            "seeds/judgement_questions.csv nor of a loaded dataset ('<source>/<scope>/<question>', names as in "
+            "marts.ratings.question, case counts); fix the pattern or use ['*']"
         )

@@ -284,8 +284,8 @@ def test_a_monte_carlo_pattern_that_matches_no_question_is_one_line(
     completed = run_dwh(["build", "--vars", given], db_path, env_overrides=dbt_folders(tmp_path / "dbt"))
     assert the_one_error(completed) == (
         f"dwh: error: var agreement_monte_carlo_questions: '{pattern}' matches no question of "
-        "seeds/judgement_questions.csv ('<source>/<scope>/<question>', names as in marts.ratings.question, "
-        "case counts); fix the pattern or use ['*']"
+        "seeds/judgement_questions.csv nor of a loaded dataset ('<source>/<scope>/<question>', names as in "
+        "marts.ratings.question, case counts); fix the pattern or use ['*']"
     )
     assert completed.stdout == "" and checksum(db_path) == before
 

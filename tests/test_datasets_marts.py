@@ -32,7 +32,15 @@ def datasets_build(tmp_path_factory: pytest.TempPathFactory) -> BuiltWarehouse:
         if (SHARED_DATA / recipe).is_dir():
             run_recipe(recipe, SHARED_DATA / recipe, root / recipe)
             folders.append(root / recipe)
-    return ingest_and_build(root, [arg for folder in folders for arg in ("--dataset", str(folder))])
+    # the Monte Carlo for the study's questions (the real releases' α and groups are read, their
+    # intervals are not: at their size they would hold a worker up for a minute); a dataset question
+    # is a pattern the build accepts
+    monte_carlo = {"agreement_monte_carlo_questions": [f"{STUDY}/*/*"]}
+    return ingest_and_build(
+        root,
+        [arg for folder in folders for arg in ("--dataset", str(folder))],
+        build_args=["--vars", json.dumps(monte_carlo)],
+    )
 
 
 def test_a_dataset_gets_every_mart(datasets_build: BuiltWarehouse) -> None:
@@ -204,7 +212,12 @@ def test_generated_datasets_alpha_equals_the_package_at_every_level(
 ) -> None:
     root = tmp_path_factory.mktemp("generated")
     folders = [write_dataset(root / d["level"], f"gen_{d['level']}", d) for d in datasets]
-    built = ingest_and_build(root, [arg for folder in folders for arg in ("--dataset", str(folder))])
+    # the figures' mart and what it reads: α from the files to `agreement` is this test's subject
+    built = ingest_and_build(
+        root,
+        [arg for folder in folders for arg in ("--dataset", str(folder))],
+        build_args=["--select", "+agreement", "--indirect-selection", "cautious"],
+    )
     for dataset in datasets:
         source = f"gen_{dataset['level']}"
         [(alpha,)] = query(
