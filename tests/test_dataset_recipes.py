@@ -129,7 +129,8 @@ def test_multipico_becomes_a_dataset_with_every_annotator_attribute_a_dimension(
     banded = query(
         db_path,
         "select count(*) from raw.dataset_rater_attributes as a inner join raw.dataset_bins as b "
-        "on a.attribute = b.attribute and b.band = '18-24' and try_cast(a.value as double) between b.lower and b.upper - 1",
+        "on a.attribute = b.attribute and b.band = '18-24' "
+        "and try_cast(a.value as double) between b.lower and b.upper - 1",
     )
     assert banded == [(young,)]
     assert query(

@@ -12,7 +12,9 @@ def model(dbt, session):
     settings = MonteCarloSettings.from_frame(dbt.ref("int_agreement__settings").df())
     return replication_figures(
         comparisons=comparisons_of(dbt.ref("int_agreement__replication_values")),
-        questions=questions_of(dbt.ref("int_agreement__questions").df(), dbt.ref("int_agreement__judgement_labels").df()),
+        questions=questions_of(
+            dbt.ref("int_agreement__questions").df(), dbt.ref("int_agreement__judgement_labels").df()
+        ),
         seed=settings.seed,
         n_bootstrap=settings.n_bootstrap if settings.enabled else None,
     )

@@ -33,7 +33,9 @@ def model(dbt, session):
         judgements=dbt.ref("int_judges__judgements"),
         references=dbt.ref("int_judges__reference_values"),
         groups=dbt.ref("int_agreement__rater_groups").df(),
-        questions=questions_of(dbt.ref("int_agreement__questions").df(), dbt.ref("int_agreement__judgement_labels").df()),
+        questions=questions_of(
+            dbt.ref("int_agreement__questions").df(), dbt.ref("int_agreement__judgement_labels").df()
+        ),
     )
     return judges.as_result(
         list(ordered_map(lambda each: judges.judged_question_rows(each, settings, stored), questions))

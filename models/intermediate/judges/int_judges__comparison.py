@@ -42,7 +42,9 @@ def model(dbt, session):
         judgements=dbt.ref("int_judges__judgements"),
         references=dbt.ref("int_judges__reference_values"),
         groups=dbt.ref("int_agreement__rater_groups").df(),
-        questions=questions_of(dbt.ref("int_agreement__questions").df(), dbt.ref("int_agreement__judgement_labels").df()),
+        questions=questions_of(
+            dbt.ref("int_agreement__questions").df(), dbt.ref("int_agreement__judgement_labels").df()
+        ),
         least_judges=2,
     )
     rows_of_questions = ordered_map(
