@@ -24,6 +24,7 @@ class Source:
     the function that lands it (`module:function`) and what path it takes."""
 
     name: str
+    title: str
     lander: str
     path_help: str
     # whether landing changes a global DuckDB setting, so that the source lands before the others
@@ -45,12 +46,22 @@ def _imported(reference: str) -> Callable:
 
 
 SOURCES: tuple[Source, ...] = (
-    Source("duo", "ingest.duo:land_duo", "DUO release tree ({ed,wow}/{en,ja}/*.json) or a zip of it", lands_alone=True),
     Source(
-        "redial", "ingest.redial:land_redial", "ReDial release zip, or a folder with train_data.jsonl / test_data.jsonl"
+        "duo",
+        "DUO",
+        "ingest.duo:land_duo",
+        "DUO release tree ({ed,wow}/{en,ja}/*.json) or a zip of it",
+        lands_alone=True,
+    ),
+    Source(
+        "redial",
+        "ReDial",
+        "ingest.redial:land_redial",
+        "ReDial release zip, or a folder with train_data.jsonl / test_data.jsonl",
     ),
     Source(
         "dices",
+        "DICES",
         "ingest.dices:land_dices",
         "folder with the DICES CSVs (350/, 990/ or side by side), or one CSV",
         raw_ddl="ingest.dices_columns:raw_table_ddl",
