@@ -23,7 +23,7 @@ class KnownSource:
 
 def built_in_sources() -> tuple[KnownSource, ...]:
     """The releases `dwh ingest` has a lander for, in their order."""
-    return tuple(KnownSource(source.name, source.title, False) for source in SOURCES)
+    return tuple(KnownSource(source.name, source.title or source.name, False) for source in SOURCES)
 
 
 def built_in_names() -> tuple[str, ...]:
