@@ -9,6 +9,7 @@ from typing import NoReturn
 
 from dwh import INTERRUPTED, INTERRUPTED_EXIT, raise_if_terminated, terminate
 from ingest.errors import DwhError
+from ingest.registry import built_in_names
 from ingest.settings import warehouse_path
 from ingest.sources import SOURCES
 
@@ -205,7 +206,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     fetch = commands.add_parser("fetch", help="download the real releases, verified by size and SHA-256")
     fetch.add_argument("out", type=Path, help="output folder (duo/, redial/, dices/ are written inside)")
-    fetch.add_argument("--only", help="comma-separated subset of: duo, redial, dices")
+    fetch.add_argument("--only", help=f"comma-separated subset of: {', '.join(built_in_names())}")
     fetch.add_argument("--mirror", help="base URL of a mirror laid out as <mirror>/<host>/<path>")
     fetch.set_defaults(handler=cmd_fetch)
 
@@ -217,7 +218,11 @@ def build_parser() -> argparse.ArgumentParser:
         "A judge's answers load back with `dwh ingest --judges`.",
     )
     tasks.add_argument("out", type=Path, help="the JSONL file to write")
-    tasks.add_argument("--source", choices=["duo", "dices", "redial"], help="only this source's units")
+    tasks.add_argument(
+        "--source",
+        metavar="SOURCE",
+        help=f"only this source's units: {', '.join(built_in_names())} or a loaded dataset's name",
+    )
     tasks.set_defaults(handler=cmd_tasks)
 
     summary = commands.add_parser("summary", help="print row counts of the marts per source")
@@ -316,10 +321,11 @@ def cmd_recipe(args: argparse.Namespace) -> int:
 def cmd_fetch(args: argparse.Namespace) -> int:
     from dwh.fetch import OFFICIAL_RELEASES, fetch_releases
 
-    wanted = {name.strip() for name in args.only.split(",")} if args.only else {"duo", "redial", "dices"}
-    unknown = wanted - {"duo", "redial", "dices"}
+    built_in = built_in_names()
+    wanted = {name.strip() for name in args.only.split(",")} if args.only else set(built_in)
+    unknown = wanted - set(built_in)
     if unknown:
-        raise DwhError(f"--only: unknown source(s) {', '.join(sorted(unknown))} (choose from duo, redial, dices)")
+        raise DwhError(f"--only: unknown source(s) {', '.join(sorted(unknown))} (choose from {', '.join(built_in)})")
     releases = tuple(r for r in OFFICIAL_RELEASES if r.name.split("-")[0] in wanted)
     for path in fetch_releases(args.out, releases, mirror=args.mirror):
         print(path)

@@ -85,7 +85,7 @@ def judge_charts(con: duckdb.DuckDBPyConnection, colours: alt.Scale) -> list[str
                 human_xrr_median as ceiling, judge_percentile as percentile, n_units
             from marts.judge_agreement
             where source = '{source}' and xrr is not null and n_units >= {MIN_JUDGE_UNITS}
-                and (reference_value = 'all' or source <> 'dices')
+                and reference_value = 'all'
             order by reference, judge
             """,
         )
@@ -105,7 +105,7 @@ def left_out_note(con: duckdb.DuckDBPyConnection, source: str) -> str:
             count(*) filter (where n_units < {MIN_JUDGE_UNITS}),
             count(*) filter (where n_units >= {MIN_JUDGE_UNITS} and xrr is null)
         from marts.judge_agreement
-        where source = ? and (reference_value = 'all' or source <> 'dices')
+        where source = ? and reference_value = 'all'
         """,
         [source],
     ).fetchone()

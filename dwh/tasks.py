@@ -2,10 +2,13 @@
 
 A unit is every (dialogue_key, question[, movie_id]) with human ratings in the built marts: DUO
 one per dialogue and metric (whatever the rating kind), DICES per item and question column,
-ReDial per conversation, movie and form question. Each line carries the question's wording
-(seeds/judgement_questions.csv), its scale (`{"min": 1, "max": 5}`, interval questions) or its
+ReDial per conversation, movie and form question, a dataset (`dwh ingest --dataset`) per unit and
+question. `--source` is any source of the registry (ingest/registry.py): a built-in one or a
+loaded dataset's name. Each line carries the question's wording (seeds/judgement_questions.csv, a
+dataset's questions.csv), its scale (`{"min": 1, "max": 5}`, interval and ratio questions) or its
 labels (the label texts that are judgements, in the label set's order), and the conversation's
-turns in order; a ReDial unit also the movie's title and what its labels mean (0 no, 1 yes). The
+turns in order (a dataset unit's turns, or its text as one turn); a ReDial unit also the movie's
+title and what its labels mean (0 no, 1 yes). The
 JSON text is made by DuckDB and streamed to the file in batches, so memory stays flat; `dwh ingest
 --judges` loads a judge's answers back.
 
@@ -22,16 +25,14 @@ from tqdm import tqdm
 from dwh.outputs import refuse_file_as_folder, refuse_non_regular_file, refuse_warehouse_files, replacing
 from ingest.database import connect_read_only, ingest_query, memory_limit, sql_string
 from ingest.errors import DwhError
-from ingest.judge_landing import SEEDS, has_built_marts
+from ingest.judge_landing import has_built_marts, reference_tables
+from ingest.registry import source_names
 
-SOURCES = ("duo", "dices", "redial")
 BATCH_ROWS = 5_000
 
 
 def write_tasks(db_path: Path, out: Path, source: str | None = None) -> int:
     """Write the units to judge (of `source`, or all) to `out`, one JSON object a line; returns how many."""
-    if source is not None and source not in SOURCES:
-        raise DwhError(f"--source: unknown source {source!r} (choose from {', '.join(SOURCES)})")
     refuse_warehouse_files(out, db_path, "dwh tasks")
     if out.is_dir():
         raise DwhError(f"{out}: is a folder; dwh tasks writes one file: name it, e.g. {out / 'tasks.jsonl'}")
@@ -42,10 +43,11 @@ def write_tasks(db_path: Path, out: Path, source: str | None = None) -> int:
         raise DwhError(f"{db_path}: no warehouse yet (run dwh ingest and dwh build)")
     con = connect_read_only(db_path)
     try:
+        refuse_unknown_source(con, source)
         if not has_built_marts(con):
             raise DwhError(f"{db_path}: the marts are not built yet (run dwh build), so there are no units to judge")
         con.execute(f"set memory_limit = {sql_string(memory_limit())}")
-        _reference_tables(con)
+        reference_tables(con, with_units=False)
         return _stream_units(con, out, source)
     finally:
         con.close()
@@ -67,27 +69,20 @@ def refuse_other_files(out: Path) -> None:
         )
 
 
-def _reference_tables(con: duckdb.DuckDBPyConnection) -> None:
-    """The seeds' questions and label sets as temp tables (the same ones judges are checked against)."""
-    reference = ingest_query("judges/reference").format(
-        questions=sql_string(str(SEEDS / "judgement_questions.csv")),
-        labels=sql_string(str(SEEDS / "judgement_labels.csv")),
-    )
-    # the ReDial form answers judges are checked against are not needed here
-    for statement in filter(str.strip, reference.split(";\n")):
-        if "judge_units" not in statement:
-            con.execute(statement)
+def refuse_unknown_source(con: duckdb.DuckDBPyConnection, source: str | None) -> None:
+    """`--source` names a built-in source or a dataset the warehouse holds (ingest/registry.py)."""
+    names = source_names(con)
+    if source is not None and source not in names:
+        raise DwhError(
+            f"--source: unknown source {source!r}; choose a built-in source or a loaded dataset: {', '.join(names)}"
+        )
 
 
 def _stream_units(con: duckdb.DuckDBPyConnection, out: Path, source: str | None) -> int:
     """The units as JSON text, batch by batch, into a new file renamed onto `out` when complete."""
     only = "" if source is None else f"where source = {sql_string(source)}"
     statements = [
-        statement
-        for statement in ingest_query("judges/tasks")
-        .format(only=only, questions=sql_string(str(SEEDS / "judgement_questions.csv")))
-        .split(";\n")
-        if statement.strip()
+        statement for statement in ingest_query("judges/tasks").format(only=only).split(";\n") if statement.strip()
     ]
     for statement in statements[:-1]:
         con.execute(statement)

@@ -1,9 +1,10 @@
 """Check judges' rows against the last build and land them into raw.judge_judgements.
 
 A unit is known when the warehouse's built marts have it: the dialogue in `marts.dialogues`, the
-(source, question) in seeds/judgement_questions.csv, and for ReDial the (dialogue, movie,
-question) among `marts.ratings`' form answers, and the unit (dialogue, question) must have human
-ratings in `marts.ratings`; the value must lie on the question's scale (seeds/judgement_labels.csv).
+(source, question) in seeds/judgement_questions.csv or a dataset's questions (raw.dataset_questions),
+and for ReDial the (dialogue, movie, question) among `marts.ratings`' form answers, and the unit
+(dialogue, question) must have human ratings in `marts.ratings`; the value must lie on the
+question's scale (seeds/judgement_labels.csv; a dataset's labels, or its min and max).
 Every row that is not a judgement of a known unit goes to raw.ingest_rejects with its file, line
 and reason; the rest lands.
 
@@ -23,6 +24,7 @@ from ingest.database import ingest_query, sql_string
 from ingest.errors import DwhError
 from ingest.judges import SOURCE, JudgesFile, create_input_table, read_into_input
 from ingest.landing import FileReport, LoadContext
+from ingest.registry import has_raw_table
 from ingest.settings import PROJECT_ROOT
 
 SEEDS = PROJECT_ROOT / "seeds"
@@ -31,6 +33,11 @@ UNKNOWN_DIALOGUE_BESIDE_RELEASES = (
     "not in the warehouse's last build: build after loading the release, then load the judges"
 )
 NEEDED_MARTS = ("dialogues", "ratings", "turns")
+# raw.dataset_questions' columns the reference reads, where the warehouse is older than datasets
+NO_DATASET_QUESTIONS = (
+    "(select null::varchar as dataset, null::varchar as question, null::varchar as level, null::varchar[] as labels, "
+    "null::double as min_value, null::double as max_value, null::varchar as wording where false)"
+)
 
 
 @dataclass(frozen=True)
@@ -95,14 +102,23 @@ def land_judges(ctx: LoadContext, files: list[JudgesFile], beside_releases: bool
     return JudgesOutcome(reports, int(judges), int(judgements), rejects, replacements)
 
 
-def _check_rows(con: duckdb.DuckDBPyConnection, beside_releases: bool) -> None:
-    """temp.judge_checked: every input row with its source, value number and reason (null: it lands)."""
+def reference_tables(con: duckdb.DuckDBPyConnection, with_units: bool = True) -> None:
+    """The questions and label sets judgements are checked against, as temp tables: the seeds' (the
+    built-in sources') and those of every dataset the warehouse holds (ingest/sql/judges/reference.sql),
+    and with `with_units` the units the last build has human ratings of."""
     reference = ingest_query("judges/reference").format(
         questions=sql_string(str(SEEDS / "judgement_questions.csv")),
         labels=sql_string(str(SEEDS / "judgement_labels.csv")),
+        dataset_questions="raw.dataset_questions" if has_raw_table(con, "dataset_questions") else NO_DATASET_QUESTIONS,
     )
     for statement in filter(str.strip, reference.split(";\n")):
-        con.execute(statement)
+        if with_units or "judge_units" not in statement:
+            con.execute(statement)
+
+
+def _check_rows(con: duckdb.DuckDBPyConnection, beside_releases: bool) -> None:
+    """temp.judge_checked: every input row with its source, value number and reason (null: it lands)."""
+    reference_tables(con)
     unknown = UNKNOWN_DIALOGUE_BESIDE_RELEASES if beside_releases else UNKNOWN_DIALOGUE
     con.execute(ingest_query("judges/check_rows").format(unknown_dialogue=sql_string(unknown)))
     for statement in filter(str.strip, ingest_query("judges/second_values").split(";\n")):

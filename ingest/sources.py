@@ -31,6 +31,8 @@ class Source:
     # `module:function` giving the DDL of its raw tables where they are derived from a list (a seed)
     # rather than written out in ingest/sql/raw_<name>.sql
     raw_ddl: str | None = None
+    # how the commands' output names it (the registry's title; default its name)
+    title: str | None = None
 
     def load_lander(self) -> Lander:
         return _imported(self.lander)
@@ -45,15 +47,25 @@ def _imported(reference: str) -> Callable:
 
 
 SOURCES: tuple[Source, ...] = (
-    Source("duo", "ingest.duo:land_duo", "DUO release tree ({ed,wow}/{en,ja}/*.json) or a zip of it", lands_alone=True),
     Source(
-        "redial", "ingest.redial:land_redial", "ReDial release zip, or a folder with train_data.jsonl / test_data.jsonl"
+        "duo",
+        "ingest.duo:land_duo",
+        "DUO release tree ({ed,wow}/{en,ja}/*.json) or a zip of it",
+        lands_alone=True,
+        title="DUO",
+    ),
+    Source(
+        "redial",
+        "ingest.redial:land_redial",
+        "ReDial release zip, or a folder with train_data.jsonl / test_data.jsonl",
+        title="ReDial",
     ),
     Source(
         "dices",
         "ingest.dices:land_dices",
         "folder with the DICES CSVs (350/, 990/ or side by side), or one CSV",
         raw_ddl="ingest.dices_columns:raw_table_ddl",
+        title="DICES",
     ),
 )
 

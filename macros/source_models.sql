@@ -2,7 +2,7 @@
     The models every source contributes to one shared relation, per kind of rows: the marts
     `dialogues`, `turns`, `raters` and `ratings`, and the feeds the build reads beside them
     (`landed_records` for reconciliation, `judgements` and `replications` for the agreement marts,
-    `judge_references` for the judges' marts). Named with ref() so that dbt's lineage and a grep for
+    `judge_references` and `judge_reference_raters` for the judges' marts). Named with ref() so that dbt's lineage and a grep for
     a model's name both find who feeds whom. The `int_dataset__` models are every dataset loaded
     with `dwh ingest --dataset` (docs/DATASETS.md), all through the same models. A new source with
     a structure of its own adds its models to these lists, and no shared model's SQL changes
@@ -50,6 +50,7 @@
             ref('int_duo__landed_records'),
             ref('int_redial__landed_records'),
             ref('int_dices__landed_records'),
+            ref('int_dataset__landed_records'),
         ]) }}
     {%- elif kind == 'judgements' -%}
         {#- every judgement the agreement models compare, in one long shape (int_agreement__judgements) -#}
@@ -70,6 +71,11 @@
         {{ return([
             ref('int_redial__judge_references'),
             ref('int_dices__judge_references'),
+        ]) }}
+    {%- elif kind == 'judge_reference_raters' -%}
+        {#- the raters a source names as a reference of their own, by rater (int_judges__reference_values) -#}
+        {{ return([
+            ref('int_dataset__judge_reference_raters'),
         ]) }}
     {%- else -%}
         {{ exceptions.raise_compiler_error("source_models: no list of source models for '" ~ kind ~ "'") }}

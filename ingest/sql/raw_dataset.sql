@@ -121,7 +121,7 @@ create table if not exists raw.dataset_units (
 
 -- One row per file of a dataset's folder that was read: what it held, landed and rejected
 -- (file_kind: questions, judgements, raters or units). A dataset's files are not in
--- raw.ingest_files: load_reconciliation reads that table, and has no dataset models yet.
+-- raw.ingest_files: load_reconciliation reads both (stg_dataset__files).
 create table if not exists raw.dataset_files (
     load_id varchar not null,
     dataset varchar not null,

@@ -1,5 +1,5 @@
 -- Every row of temp.judge_input with what it is: its dialogue's source and its value as a number
--- (DUO the score, labels their value_code), and the reason it cannot land (null when it lands).
+-- (DUO's score and a dataset's interval or ratio number itself, a label its value_code), and the reason it cannot land (null when it lands).
 -- The first failing check names the field and its value; {unknown_dialogue} is the reason for an
 -- unknown key. A unit is (dialogue, question), and for ReDial (dialogue, movie, question), with
 -- human ratings in marts.ratings: a question of the source that was not asked of this dialogue
@@ -40,8 +40,11 @@ described as (
         dialogues.source,
         questions.label_set,
         questions.level_of_measurement,
-        label_sets.lowest,
-        label_sets.highest,
+        questions.level_of_measurement in ('interval', 'ratio') as takes_numbers,
+        dialogues.source in (select datasets.source from temp.judge_questions as datasets where matches_numbers)
+            as is_dataset,
+        if(questions.matches_numbers, questions.scale_min, label_sets.lowest) as lowest,
+        if(questions.matches_numbers, questions.scale_max, label_sets.highest) as highest,
         label_sets.judgements,
         labels.value_code,
         labels.counts_as_missing,
@@ -52,7 +55,10 @@ described as (
         on dialogues.source = questions.source and input.question = questions.question
     left join temp.judge_label_sets as label_sets on questions.label_set = label_sets.label_set
     left join temp.judge_labels as labels
-        on questions.label_set = labels.label_set and input.value_trimmed = labels.value_text
+        on
+            questions.label_set = labels.label_set
+            and if(questions.matches_numbers, judge_value_key(input.value_trimmed), input.value_trimmed)
+            = labels.value_key
     left join temp.judge_units as units
         on
             input.dialogue_key = units.dialogue_key
@@ -72,7 +78,7 @@ checked as (
             when source is null then 'dialogue_key ' || quoted(dialogue_key) || ': ' || {unknown_dialogue}
             when label_set is null
                 then 'question ' || quoted(question) || ': not a question of ' || source
-                    || ' (seeds/judgement_questions.csv)'
+                    || if(is_dataset, ' (its questions.csv)', ' (seeds/judgement_questions.csv)')
             when source = 'redial' and no_movie_id
                 then 'movie_id: empty; a ReDial judgement names the form''s movie'
             when source <> 'redial' and not no_movie_id
@@ -87,15 +93,16 @@ checked as (
             when not is_unit
                 then 'question ' || quoted(question) || ': not asked of ' || dialogue_key
                     || ' (no human rating of it in marts.ratings; dwh tasks lists the units to judge)'
-            when level_of_measurement = 'interval' and (number is null or not isfinite(number))
-                then 'value ' || quoted(value_text) || ': not a number; ' || question || ' takes a number from '
-                    || lowest || ' to ' || highest
-            when level_of_measurement = 'interval' and (number < lowest or number > highest)
-                then 'value ' || quoted(value_text) || ': off the scale of ' || question || ' (' || lowest || ' to '
-                    || highest || ')'
-            when level_of_measurement <> 'interval' and value_code is null
+            when takes_numbers and (number is null or not isfinite(number))
+                then 'value ' || quoted(value_text) || ': not a number; ' || question || ' takes a number'
+                    || scale_text(lowest, highest)
+            when takes_numbers and (number < lowest or number > highest)
+                then 'value ' || quoted(value_text) || ': off the scale of ' || question || ' ('
+                    || coalesce(number_text(lowest) || ' to ' || number_text(highest), 'a number'
+                        || scale_text(lowest, highest)) || ')'
+            when not takes_numbers and value_code is null
                 then 'value ' || quoted(value_text) || ': not a label of ' || question || ' (' || judgements || ')'
-            when level_of_measurement <> 'interval' and counts_as_missing
+            when not takes_numbers and counts_as_missing
                 then 'value ' || quoted(value_text) || ': counts as missing for ' || question
                     || ', not a judgement (' || judgements || ')'
         end as reason
@@ -105,6 +112,6 @@ checked as (
 select
     * exclude (reason),
     reason,
-    if(level_of_measurement = 'interval', number, value_code) as value_number,
+    if(takes_numbers, number, value_code) as value_number,
     if(source = 'redial', movie_id, null) as unit_movie_id
 from checked;

@@ -1,16 +1,61 @@
--- What a judgement is checked against: the questions and label sets of the seeds (read from the
--- project's CSVs: {questions} and {labels}), and the units the last build's marts have human
--- ratings of: (dialogue, question), and for ReDial the form's movie too.
+-- What a judgement is checked against: the questions and label sets of the built-in sources (read
+-- from the project's seeds: {questions} and {labels}) and of every dataset the warehouse holds
+-- ({dataset_questions}: raw.dataset_questions, the rows the next build codes the values by), and
+-- the units the last build's marts have human ratings of: (dialogue, question), and for ReDial the
+-- form's movie too. A dataset's label is coded by its place in the question's label order, a
+-- dataset's number by itself within its min and max where given (scale_min, scale_max), and a
+-- dataset's value matches a label by its value as the dataset's own rows do (`1.0` is the label
+-- `1`: matches_numbers); a built-in label matches its text.
 create or replace temp table judge_questions as
-select distinct source, question, label_set, level_of_measurement
+select distinct
+    source,
+    question,
+    label_set,
+    level_of_measurement,
+    wording,
+    cast(null as double) as scale_min,
+    cast(null as double) as scale_max,
+    false as matches_numbers
 from read_csv({questions}, header = true, auto_detect = false, columns = {{
     'source': 'VARCHAR', 'rating_kind': 'VARCHAR', 'question': 'VARCHAR', 'label_set': 'VARCHAR',
-    'level_of_measurement': 'VARCHAR', 'several_raters_per_unit': 'BOOLEAN', 'wording': 'VARCHAR'}});
+    'level_of_measurement': 'VARCHAR', 'several_raters_per_unit': 'BOOLEAN', 'wording': 'VARCHAR'}})
+union all
+select
+    dataset as source,
+    question,
+    dataset || ':' || question as label_set,
+    level as level_of_measurement,
+    wording,
+    min_value as scale_min,
+    max_value as scale_max,
+    true as matches_numbers
+from {dataset_questions};
+
+-- a label's text as a dataset's value matches it: trimmed, and a number by its value
+create or replace temp macro judge_value_key(text) as coalesce(try_cast(trim(text) as double)::varchar, trim(text));
 
 create or replace temp table judge_labels as
-select * from read_csv({labels}, header = true, auto_detect = false, columns = {{
+select *, value_text as value_key
+from read_csv({labels}, header = true, auto_detect = false, columns = {{
     'label_set': 'VARCHAR', 'value_code': 'INTEGER', 'value_text': 'VARCHAR', 'counts_as_missing': 'BOOLEAN',
-    'is_unsure': 'BOOLEAN', 'meaning': 'VARCHAR'}});
+    'is_unsure': 'BOOLEAN', 'meaning': 'VARCHAR'}})
+union all
+select
+    label_set,
+    cast(position as integer) as value_code,
+    value_text,
+    false as counts_as_missing,
+    false as is_unsure,
+    cast(null as varchar) as meaning,
+    judge_value_key(value_text) as value_key
+from (
+    select
+        dataset || ':' || question as label_set,
+        generate_subscripts(labels, 1) as position,
+        unnest(labels) as value_text
+    from {dataset_questions}
+    where labels is not null
+);
 
 create or replace temp table judge_label_sets as
 select
@@ -29,3 +74,17 @@ create or replace temp macro stripped(text) as trim(text, ' ' || chr(9) || chr(1
 
 -- a value as the reasons show it: in single quotes
 create or replace temp macro quoted(text) as '''' || text || '''';
+
+-- a number as the reasons show it: a whole number without a fraction
+create or replace temp macro number_text(number) as
+    if(number = round(number), round(number)::bigint::varchar, number::varchar);
+
+-- a scale as the reasons show it: `from 1 to 5`, `of at least 0`, or nothing where it has no bounds
+create or replace temp macro scale_text(lowest, highest) as
+    case
+        when lowest is not null and highest is not null
+            then ' from ' || number_text(lowest) || ' to ' || number_text(highest)
+        when lowest is not null then ' of at least ' || number_text(lowest)
+        when highest is not null then ' of at most ' || number_text(highest)
+        else ''
+    end;

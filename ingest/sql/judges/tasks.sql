@@ -1,11 +1,18 @@
 -- The units to judge, one JSON object each (`dwh tasks`): every unit with human ratings in
--- marts.ratings{only}, with the question's wording, its scale (interval questions) or labels (the
--- label texts that are judgements, in order) with what each means where its text does not say
--- (`label_meanings`, ReDial's 0 / 1), and the conversation's turns. DUO questions are one unit per
--- dialogue and metric, whatever the rating kind; movie_id and movie_title are ReDial's.
+-- marts.ratings{only}, with the question's wording, its scale (interval and ratio questions: the
+-- seeds' codes, a dataset's min and max, null where not given) or labels (the label texts that are
+-- judgements, in order) with what each means where its text does not say (`label_meanings`,
+-- ReDial's 0 / 1), and the conversation's turns (a dataset's unit: its turns, or its text as one
+-- turn). The questions and labels are those judgements are checked against (judges/reference.sql).
+-- DUO questions are one unit per dialogue and metric, whatever the rating kind; movie_id and
+-- movie_title are ReDial's.
 -- Three statements, so that no sort carries the turns: the units (keys and question, small) are
 -- sorted on their own, each conversation's turns become JSON once, and the last statement joins
 -- them as the units come (`dwh tasks` runs it in one thread, which keeps the units' order).
+-- a number as JSON: a whole number without a fraction, null as null
+create or replace temp macro json_number(number) as
+    if(number = round(number), round(number)::bigint::json, number::json);
+
 create or replace temp table task_units as
 with
 
@@ -20,10 +27,14 @@ units as (
 ),
 
 questions as (
-    select distinct source, question, label_set, level_of_measurement, wording
-    from read_csv({questions}, header = true, auto_detect = false, columns = {{
-        'source': 'VARCHAR', 'rating_kind': 'VARCHAR', 'question': 'VARCHAR', 'label_set': 'VARCHAR',
-        'level_of_measurement': 'VARCHAR', 'several_raters_per_unit': 'BOOLEAN', 'wording': 'VARCHAR'}})
+    select
+        *,
+        if(
+            matches_numbers,
+            json_object('min', json_number(scale_min), 'max', json_number(scale_max)),
+            null
+        ) as given_scale
+    from temp.judge_questions
 ),
 
 answers as (
@@ -54,13 +65,13 @@ select
     units.movie_id,
     movies.movie_title,
     questions.wording,
-    questions.level_of_measurement = 'interval' as is_scale,
-    answers.scale,
+    questions.level_of_measurement in ('interval', 'ratio') as is_scale,
+    coalesce(questions.given_scale, answers.scale) as scale,
     answers.labels,
     answers.label_meanings
 from units
 inner join questions on units.source = questions.source and units.question = questions.question
-inner join answers on questions.label_set = answers.label_set
+left join answers on questions.label_set = answers.label_set
 left join movies on units.movie_id = movies.movie_id
 order by units.source, units.dialogue_key, units.question, units.movie_id;
 

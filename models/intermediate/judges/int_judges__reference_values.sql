@@ -1,6 +1,8 @@
 -- The human values a judge is compared with, one row per (reference, unit, rater): by kind of
--- rater (`seeds/judge_references.csv`: each rater's first judgement, as in `agreement`), and the
--- references the sources declare (`source_models('judge_references')`: their own values). Missing
+-- rater (`seeds/judge_references.csv`) or by the raters a source names (`source_models(
+-- 'judge_reference_raters')`: a dataset's `raters` and `expert`), each rater's first judgement as
+-- in `agreement`; and the references the sources declare (`source_models('judge_references')`:
+-- their own values). A named reference not split into rater groups has no rater_id. Missing
 -- values and excluded raters are left out, as in every agreement figure. `ceiling_rater` is who
 -- counts as one rater in the human ceiling: the rater, DUO's annotator slot (its annotators are
 -- anonymous per dialogue), or the reference itself where it has no raters. Only the questions a
@@ -50,6 +52,12 @@ declared as (
 
 ),
 
+reference_raters as (
+
+    {{ union_source_models('judge_reference_raters') }}
+
+),
+
 judgement_labels as (
 
     select * from {{ ref('int_agreement__judgement_labels') }}
@@ -86,6 +94,24 @@ by_kind_of_rater as (
 
 ),
 
+by_named_rater as (
+
+    select
+        judged_units.question_id,
+        first_judgements.unit_id,
+        if(reference_raters.is_split_by_groups, first_judgements.rater_id, null) as rater_id,
+        raters.rater_key as ceiling_rater,
+        reference_raters.reference,
+        first_judgements.value_code
+    from first_judgements
+    inner join judged_units on first_judgements.unit_id = judged_units.unit_id
+    inner join judged_questions on judged_units.question_id = judged_questions.question_id
+    inner join raters on first_judgements.rater_id = raters.rater_id
+    inner join reference_raters on raters.rater_key = reference_raters.rater_key
+    where not raters.is_excluded
+
+),
+
 declared_values as (
 
     select
@@ -118,6 +144,8 @@ declared_values as (
 final as (
 
     select * from by_kind_of_rater
+    union all
+    select * from by_named_rater
     union all
     select * from declared_values
 

@@ -2,9 +2,26 @@
 -- listed in unreached_records.
 with
 
+-- the releases' files and the datasets' (a dataset's folder is its own load's)
 files as (
 
-    select * from {{ ref('stg_ingest__files') }}
+    select
+        load_id,
+        source,
+        file_path,
+        records_read,
+        records_landed,
+        records_rejected
+    from {{ ref('stg_ingest__files') }}
+    union all
+    select
+        load_id,
+        source,
+        file_path,
+        records_read,
+        records_landed,
+        records_rejected
+    from {{ ref('stg_dataset__files') }}
 
 ),
 

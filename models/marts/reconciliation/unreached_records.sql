@@ -27,6 +27,12 @@ ratings as (
 
 ),
 
+raters as (
+
+    select * from {{ ref('raters') }}
+
+),
+
 -- the DICES CSV records the ratings come from: a record is reached when any of its answers is
 dices_records as (
 
@@ -49,6 +55,22 @@ reached as (
         'movies' as mart,
         movie_id as reached_key
     from movies
+    union all
+    select
+        'raters' as mart,
+        rater_key as reached_key
+    from raters
+    union all
+    -- the ratings a record is expected to become by their own key (a dataset's judgements row)
+    select
+        'ratings' as mart,
+        rating_id as reached_key
+    from ratings
+    where
+        rating_id in (
+            select landed.expected_key from landed
+            where landed.expected_mart = 'ratings'
+        )
     union all
     select
         'ratings' as mart,
