@@ -16,7 +16,7 @@ from krippendorff import alpha as package_alpha
 
 from dwh.sample.datasets import write_datasets_sample
 from ingest.recipes import run_recipe
-from tests.helpers import BuiltWarehouse, ingest_and_build, query
+from tests.helpers import BuiltWarehouse, dbt_folders, ingest_and_build, query, run_dwh
 
 SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 STUDY = "chatbot_study"
@@ -224,3 +224,46 @@ def test_generated_datasets_alpha_equals_the_package_at_every_level(
             built.db_path, f"select alpha from marts.agreement where source = '{source}' and group_dimension = 'all'"
         )
         assert alpha == pytest.approx(expected_alpha(built.db_path, source, "q", dataset["level"]), abs=1e-9), source
+
+
+# ------------------------------------------------------- a release in the long form, beside its lander
+
+
+def test_duo_in_the_long_form_has_the_figures_of_its_own_lander(real_duo_build: BuiltWarehouse, tmp_path: Path) -> None:
+    """The real DUO release's objective evaluations written as a dataset (units the dialogues, scope
+    the language and setting, the annotators as raters, each metric an interval question from 1 to
+    5) and loaded beside the built-in DUO: every α, with its units and values, is DUO's own."""
+    db = real_duo_build.copy_to(tmp_path / "db")
+    folder = tmp_path / "duo_long"
+    folder.mkdir()
+    (folder / "dataset.yml").write_text("name: duo_long\ntitle: DUO, long form\nlicense: as DUO\ncitation: DUO\n")
+    metrics = [
+        metric for (metric,) in query(db, "select distinct question from marts.ratings where rating_kind = 'objective'")
+    ]
+    (folder / "questions.csv").write_text(
+        "question,level,min,max\n" + "".join(f"{metric},interval,1,5\n" for metric in metrics)
+    )
+    with duckdb.connect(str(db)) as con:
+        con.execute(
+            f"""copy (
+                select ratings.dialogue_key as unit_id, ratings.rater_key as rater_id, ratings.question,
+                    cast(ratings.value_numeric as integer) as value
+                from marts.ratings where rating_kind = 'objective'
+            ) to '{folder / "judgements.csv"}' (header)"""
+        )
+        con.execute(
+            f"""copy (
+                select dialogue_key as unit_id, language || ':' || setting as scope, language
+                from marts.dialogues where source = 'duo'
+            ) to '{folder / "units.csv"}' (header)"""
+        )
+    run_dwh(["ingest", "--dataset", str(folder)], db, check=True)
+    run_dwh(["build"], db, check=True, env_overrides=dbt_folders(tmp_path / "dbt"))
+    figures = """
+        select scope, question, n_units, n_values, alpha from marts.agreement
+        where source = '{source}' and group_dimension = 'all' {kind} order by scope, question"""
+    builtin = query(db, figures.format(source="duo", kind="and rating_kind = 'objective'"))
+    long_form = query(db, figures.format(source="duo_long", kind=""))
+    assert len(builtin) == len(long_form) > 0
+    for ours, theirs in zip(long_form, builtin, strict=True):
+        assert ours[:4] == theirs[:4] and ours[4] == pytest.approx(theirs[4], abs=1e-9), theirs
