@@ -43,6 +43,30 @@ def selecting(*tests: str) -> list[str]:
 NOT_PROJECT = {"target", "logs", "data", "dbt_packages", "__pycache__"}
 
 
+# the example source `toy` of docs/ADDING_A_SOURCE.md: each new file at the path it takes in the
+# project, the toy release under release/, the edits to the project's own files in edits.yml
+TOY_EXAMPLE = PROJECT_ROOT / "docs" / "examples" / "toy_source"
+
+
+def toy_example_new_files() -> list[str]:
+    """The project paths of the example's new files: every file of TOY_EXAMPLE but its release and edits.yml."""
+    return sorted(
+        path.relative_to(TOY_EXAMPLE).as_posix()
+        for path in TOY_EXAMPLE.rglob("*")
+        if path.is_file()
+        and path.relative_to(TOY_EXAMPLE).parts[0] != "release"
+        and path.name != "edits.yml"
+        and "__pycache__" not in path.parts
+    )
+
+
+def toy_example_edits() -> list[dict]:
+    """The example's edits to files the project already has, in the guide's order (edits.yml)."""
+    import yaml
+
+    return yaml.safe_load((TOY_EXAMPLE / "edits.yml").read_text(encoding="utf-8"))["edits"]
+
+
 def copy_of_project(destination: Path) -> Path:
     """A copy of the project's code, models and seeds at `destination`, for a test that changes them."""
 

@@ -1,9 +1,12 @@
 """docs/ADDING_A_SOURCE.md, applied: its example source `toy` (a JSONL file of dialogues and a wide
-CSV of later review rounds) is added to a copy of the project block by block as the page says,
-landed with `dwh ingest --toy` and built with `dwh build`. The shared marts, reconciliation and the
-agreement marts must take it in without any change to their SQL."""
+CSV of later review rounds), whose files are in docs/examples/toy_source/, is added to a copy of
+the project as the page says (its new files copied to the paths they take, its edits made), landed
+with `dwh ingest --toy` and built with `dwh build`. The shared marts, reconciliation and the
+agreement marts must take it in without any change to their SQL. The page and the example's files
+must name each other, and every line the page shows of a file must be in it."""
 
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -12,53 +15,142 @@ import duckdb
 import numpy as np
 import pytest
 
-from tests.helpers import PROJECT_ROOT, copy_of_project, failing_rows, parse_project, query
+from tests.helpers import (
+    PROJECT_ROOT,
+    TOY_EXAMPLE,
+    copy_of_project,
+    failing_rows,
+    parse_project,
+    query,
+    toy_example_edits,
+    toy_example_new_files,
+)
 
-pytestmark = pytest.mark.slow  # builds a copy of the project
+slow = pytest.mark.slow  # builds a copy of the project (the tests of the page alone read files only)
 
 GUIDE = PROJECT_ROOT / "docs" / "ADDING_A_SOURCE.md"
-# a marker comment, then the fenced block it applies to
-BLOCK = re.compile(r"<!-- (?P<action>[a-z ]+): (?P<target>.+?) -->\n```[a-z]*\n(?P<body>.*?)```\n", re.S)
+# a link of the page to a file of the example (its text, its path under docs/examples/toy_source/)
+EXAMPLE_LINK = re.compile(r"\[([^\]]*)\]\(examples/toy_source/([^)\s]*[^/)\s])\)")  # a file, not a folder
+CODE_BLOCK = re.compile(r"^```[a-z]*\n(.*?)^```$", re.S | re.M)
+ELISION = "…"  # a line of an excerpt that stands for lines of the file left out
 
 
-def guide_blocks() -> list[tuple[str, str, str]]:
-    """(action, target, body) of every marked block of the guide, in order."""
-    return [(m["action"], m["target"], m["body"]) for m in BLOCK.finditer(GUIDE.read_text(encoding="utf-8"))]
+def example_files() -> set[str]:
+    """Every file of the example, by its path under docs/examples/toy_source/."""
+    paths = TOY_EXAMPLE.rglob("*")
+    return {p.relative_to(TOY_EXAMPLE).as_posix() for p in paths if p.is_file() and "__pycache__" not in p.parts}
 
 
-def apply_block(project: Path, release_dir: Path, action: str, target: str, body: str) -> None:
-    """Do what one block of the guide says, in the copy of the project."""
-    if action == "release":
-        (release_dir / target).write_text(body, encoding="utf-8")
-    elif action == "file":
-        path = project / target
-        assert not path.exists(), f"the guide's new file {target} already exists"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(body, encoding="utf-8")
-    elif action == "append to":
-        path = project / target
-        path.write_text(path.read_text(encoding="utf-8").rstrip("\n") + "\n" + body, encoding="utf-8")
-    elif action == "insert into":
-        relative, anchor = target.split(", after: ")
-        path = project / relative
-        text = path.read_text(encoding="utf-8")
-        assert anchor + "\n" in text, f"{relative} has no line {anchor!r} to insert after"
-        path.write_text(text.replace(anchor + "\n", anchor + "\n" + body, 1), encoding="utf-8")
-    elif action == "add to the lists of":
-        add_feeder_refs(project / target, body)
+def guide_excerpts() -> list[tuple[str, str]]:
+    """(example file, code) of each code block of the page that shows an example file: the file the
+    text before the block links last (blocks with nothing but blank lines between show one file)."""
+    text = GUIDE.read_text(encoding="utf-8")
+    shown, shows, position = [], None, 0
+    for block in CODE_BLOCK.finditer(text):
+        before = text[position : block.start()]
+        if before.strip():
+            links = [m[2] for m in EXAMPLE_LINK.finditer(before)]
+            shows = links[-1] if links else None
+        if shows:
+            shown.append((shows, block[1]))
+        position = block.end()
+    return shown
+
+
+def example_lines(file: str) -> list[str]:
+    """The lines of an example file as the page shows them: edits.yml's are the lines of its edits."""
+    if file == "edits.yml":
+        return [line for edit in toy_example_edits() for line in edit["lines"]]
+    return (TOY_EXAMPLE / file).read_text(encoding="utf-8").splitlines()
+
+
+def is_excerpt(code: str, lines: list[str]) -> bool:
+    """Whether `code` is `lines` with runs left out where it says `…`: each run of its lines is in
+    `lines` as it is, in order."""
+    runs: list[list[str]] = [[]]
+    for line in code.splitlines():
+        if line.strip() == ELISION:
+            runs.append([])
+        else:
+            runs[-1].append(line)
+    start = 0
+    for run in runs:
+        found = next((i for i in range(start, len(lines) - len(run) + 1) if lines[i : i + len(run)] == run), None)
+        if found is None:
+            return False
+        start = found + len(run)
+    return True
+
+
+def test_an_excerpt_is_found_only_as_the_file_has_it() -> None:
+    lines = ["a = 1", "", "def f():", "    return a", "b = 2"]
+    assert is_excerpt("a = 1\n…\n    return a\n", lines)
+    assert not is_excerpt("    return a\n…\na = 1\n", lines)  # out of order
+    assert not is_excerpt("def f():\n    return 1\n", lines)  # a changed line
+    assert not is_excerpt("a = 1\ndef f():\n", lines)  # lines the file does not have together
+
+
+def test_the_guide_and_the_example_files_name_each_other() -> None:
+    """The page links every file of the example and no other; each new file under the path it takes
+    in the project (`[`ingest/toy.py`](examples/toy_source/ingest/toy.py)`), each edited file by name."""
+    text = GUIDE.read_text(encoding="utf-8")
+    links = {(m[1], m[2]) for m in EXAMPLE_LINK.finditer(text)}
+    assert {path for _, path in links} == example_files()
+    assert {"release/toy.jsonl", "release/toy_reviews.csv", "edits.yml", "ingest/toy.py"} <= example_files()
+    unnamed = [path for path in toy_example_new_files() if (f"`{path}`", path) not in links]
+    assert not unnamed, f"the page links these example files under another name than their project path: {unnamed}"
+    assert all(f"`{edit['file']}`" in text for edit in toy_example_edits())
+
+
+def test_every_line_the_guide_shows_of_an_example_file_is_in_it() -> None:
+    """Each code block after a link to an example file is that file, or an excerpt of it; every edit
+    is shown whole."""
+    shown = guide_excerpts()
+    not_in_file = [f"{file}:\n{code}" for file, code in shown if not is_excerpt(code, example_lines(file))]
+    assert not not_in_file, "the page shows lines its example files do not have:\n" + "\n".join(not_in_file)
+    shown_edits = [code.splitlines() for file, code in shown if file == "edits.yml"]
+    assert [edit["lines"] for edit in toy_example_edits()] == shown_edits
+    assert {file for file, _ in shown} >= {"release/toy.jsonl", "release/toy_reviews.csv", "ingest/toy.py"}
+
+
+def apply_example(project: Path) -> None:
+    """Do what the page says, in the copy of the project: copy the example's new files to the paths
+    they take, then make its edits."""
+    for path in toy_example_new_files():
+        destination = project / path
+        assert not destination.exists(), f"the example's new file {path} already exists"
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(TOY_EXAMPLE / path, destination)
+    for edit in toy_example_edits():
+        apply_edit(project / edit["file"], edit)
+
+
+def apply_edit(path: Path, edit: dict) -> None:
+    """One edit of edits.yml: its lines after a line of the file, at its end, or each to its list."""
+    lines = [line + "\n" for line in edit["lines"]]
+    how = set(edit) - {"file", "lines"}
+    if how == {"after"}:
+        text = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        found = [i for i, line in enumerate(text) if line.rstrip("\n") == edit["after"]]
+        assert found, f"{edit['file']} has no line {edit['after']!r} to insert after"
+        path.write_text("".join(text[: found[0] + 1] + lines + text[found[0] + 1 :]), encoding="utf-8")
+    elif how == {"append"} and edit["append"] is True:
+        path.write_text(path.read_text(encoding="utf-8").rstrip("\n") + "\n" + "".join(lines), encoding="utf-8")
+    elif how == {"to_lists"} and edit["to_lists"] is True:
+        add_feeder_refs(path, lines)
     else:
-        raise AssertionError(f"the guide has a block this test does not know: {action}: {target}")
+        raise AssertionError(f"edits.yml has an edit this test does not know: {edit}")
 
 
-def add_feeder_refs(path: Path, body: str) -> None:
-    """Add each `ref('int_<source>__<mart>'),` line of `body` after the last ref of the same mart's
-    list in macros/source_models.sql, as the guide tells a reader to."""
+def add_feeder_refs(path: Path, new_lines: list[str]) -> None:
+    """Add each `ref('int_<source>__<kind>'),` line after the last ref of the same kind's list in
+    macros/source_models.sql, as the guide tells a reader to."""
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-    for new_line in body.splitlines(keepends=True):
-        mart = re.fullmatch(r"\s*ref\('int_[a-z0-9]+__(\w+)'\),\n", new_line)[1]
-        same_mart = [i for i, line in enumerate(lines) if re.search(rf"ref\('int_[a-z0-9]+__{mart}'\)", line)]
-        assert same_mart, f"{path.name} has no list of feeders for {mart}"
-        lines.insert(same_mart[-1] + 1, new_line)
+    for new_line in new_lines:
+        kind = re.fullmatch(r"\s*ref\('int_[a-z0-9]+__(\w+)'\),\n", new_line)[1]
+        same_kind = [i for i, line in enumerate(lines) if re.search(rf"ref\('int_[a-z0-9]+__{kind}'\)", line)]
+        assert same_kind, f"{path.name} has no list of feeders for {kind}"
+        lines.insert(same_kind[-1] + 1, new_line)
     path.write_text("".join(lines), encoding="utf-8")
 
 
@@ -71,15 +163,13 @@ def mart_sql(project: Path) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def toy_project(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """A copy of the project with the guide applied, and the folder holding the guide's toy release."""
+    """A copy of the project with the guide's example applied, and the folder holding the toy release."""
     root = tmp_path_factory.mktemp("fourth-source")
     project, release_dir = root / "project", root / "release"
     copy_of_project(project)
-    release_dir.mkdir()
-    blocks = guide_blocks()
-    assert {action for action, _, _ in blocks} >= {"release", "file", "append to", "insert into", "add to the lists of"}
-    for action, target, body in blocks:
-        apply_block(project, release_dir, action, target, body)
+    shutil.copytree(TOY_EXAMPLE / "release", release_dir)
+    assert {key for edit in toy_example_edits() for key in edit} >= {"file", "lines", "after", "append", "to_lists"}
+    apply_example(project)
     toy_parse_folder(project).mkdir()
     parse_project(toy_parse_folder(project), project)
     return project, release_dir
@@ -133,11 +223,13 @@ def own_folder(project: Path, name: str) -> Path:
     return folder
 
 
+@slow
 def test_the_guide_adds_no_line_to_any_mart_sql(toy_warehouse: tuple[Path, Path]) -> None:
     project, _ = toy_warehouse
     assert mart_sql(project) == mart_sql(PROJECT_ROOT)
 
 
+@slow
 def test_the_toy_source_reaches_every_shared_mart(toy_warehouse: tuple[Path, Path]) -> None:
     _, db_path = toy_warehouse
     assert query(
@@ -184,6 +276,7 @@ def test_the_toy_source_reaches_every_shared_mart(toy_warehouse: tuple[Path, Pat
     ) == sorted(expected)
 
 
+@slow
 def test_the_toy_source_gets_agreement_rows_without_agreement_sql(toy_warehouse: tuple[Path, Path]) -> None:
     """The reviewers' α on the toy's question, as the krippendorff package computes it from each
     reviewer's first review of a dialogue (reviewers × dialogues): r1's and r2's in toy.jsonl (round 1),
@@ -220,6 +313,7 @@ def test_the_toy_source_gets_agreement_rows_without_agreement_sql(toy_warehouse:
     ) == [("toy:reviewer:r1", 4, 2), ("toy:reviewer:r2", 2, 1), ("toy:reviewer:r3", 1, 0), (None, 7, 3)]
 
 
+@slow
 def test_reconciliation_accounts_for_every_toy_line(toy_warehouse: tuple[Path, Path]) -> None:
     _, db_path = toy_warehouse
     assert query(
@@ -233,6 +327,38 @@ def test_reconciliation_accounts_for_every_toy_line(toy_warehouse: tuple[Path, P
         "select file_path, records_in_raw, records_in_marts, records_not_in_marts, is_accounted_for "
         "from marts.load_reconciliation where source = 'toy' order by 1",
     ) == [("toy.jsonl", 2, 2, 0, True), ("toy_reviews.csv", 4, 4, 0, True)]
+
+
+@slow
+def test_the_example_sql_passes_the_projects_sqlfluff(toy_project: tuple[Path, Path]) -> None:
+    """The example's models are linted as the project's own (`make lint`), in the copy where they are
+    models: the dbt templater compiles only the dbt project's files, and .sqlfluffignore leaves out
+    docs/examples/. A file sqlfluff could not template would pass with no violation: each must have
+    been parsed too."""
+    import json
+
+    project, _ = toy_project
+    folder = own_folder(project, "sqlfluff")
+    shutil.copyfile(PROJECT_ROOT / ".sqlfluff", project / ".sqlfluff")  # the copy leaves out hidden files
+    models = [path for path in toy_example_new_files() if path.startswith("models/") and path.endswith(".sql")]
+    linted = subprocess.run(
+        [str(Path(sys.executable).with_name("sqlfluff")), "lint", "--format", "json", "--nofail", *models],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env={
+            "PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin",
+            "HOME": str(folder),
+            "DWH_DB_PATH": str(folder / "lint.duckdb"),
+            "DBT_TARGET_PATH": str(folder / "target"),
+            "DBT_LOG_PATH": str(folder / "logs"),
+        },
+    )
+    assert linted.returncode == 0, linted.stderr[-3000:]
+    results = {result["filepath"]: result for result in json.loads(linted.stdout)}
+    assert sorted(results) == sorted(models) and len(models) == 8
+    assert {path: r["violations"] for path, r in results.items() if r["violations"]} == {}
+    assert [path for path, r in results.items() if r["statistics"]["segments"] == 0] == []
 
 
 # lines of the wrong shape, after the guide's two good ones: each a reject with its line and reason
@@ -254,6 +380,7 @@ WRONG_SHAPES = [
 ]
 
 
+@slow
 def test_a_toy_line_of_the_wrong_shape_is_rejected_at_ingest(toy_project: tuple[Path, Path]) -> None:
     """Issue 44, case 3: `"reviews": [3, 4]` (a list where an object belongs) landed, built green and
     lost its reviews on the way to `ratings`. The guide's lander rejects it, with file, line and reason."""
@@ -276,6 +403,7 @@ def test_a_toy_line_of_the_wrong_shape_is_rejected_at_ingest(toy_project: tuple[
     ]
 
 
+@slow
 def test_a_repeated_or_null_toy_id_fails_the_build_naming_file_and_line(toy_project: tuple[Path, Path]) -> None:
     """Issue 44, case 15: a repeated id and a null key (a raw row changed by hand: ingest rejects a
     null id) fail `stg_toy__dialogues_keys`, each row naming its rule, file and line; the live
@@ -314,6 +442,7 @@ def test_a_repeated_or_null_toy_id_fails_the_build_naming_file_and_line(toy_proj
     assert release.name in shown[1], built.stdout
 
 
+@slow
 def test_a_review_export_with_another_header_or_width_is_one_line_naming_the_file(
     toy_project: tuple[Path, Path],
 ) -> None:

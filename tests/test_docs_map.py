@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.helpers import PROJECT_ROOT
+from tests.helpers import PROJECT_ROOT, toy_example_edits, toy_example_new_files
 
 DOCS = [PROJECT_ROOT / "README.md", *sorted((PROJECT_ROOT / "docs").glob("*.md"))]
 MARTS_PAGE = PROJECT_ROOT / "docs" / "MARTS.md"
@@ -18,6 +18,7 @@ INTERFACE = PROJECT_ROOT / "docs" / "INTERFACE.md"
 PROJECT_TEXT_GLOBS = [
     "*.md",
     "docs/*.md",
+    "docs/examples/**/*",
     "models/**/*",
     "macros/**/*",
     "seeds/*.yml",
@@ -254,16 +255,11 @@ def test_every_test_a_doc_names_exists() -> None:
 
 
 def test_what_adding_a_source_takes_is_said_as_the_guide_does_it() -> None:
-    """README and the guide say how many files the guide's example writes and edits: the guide's
-    marked blocks (what tests/test_adding_a_source.py applies) count them."""
-    guide = (PROJECT_ROOT / "docs" / "ADDING_A_SOURCE.md").read_text()
-    blocks = re.findall(r"<!-- ([a-z ]+): (.+?) -->\n```", guide)
-    written = {target for action, target in blocks if action == "file"}
-    edited = {
-        target.split(", after: ")[0]
-        for action, target in blocks
-        if action in {"append to", "insert into", "add to the lists of"}
-    }
+    """README and the guide say how many files the guide's example writes and edits: its files in
+    docs/examples/toy_source/ (what tests/test_adding_a_source.py applies) count them, the new ones
+    and the project's files its edits.yml changes."""
+    written = toy_example_new_files()
+    edited = {edit["file"] for edit in toy_example_edits()}
     for page in (PROJECT_ROOT / "README.md", PROJECT_ROOT / "docs" / "ADDING_A_SOURCE.md"):
         said = re.search(r"(\d+) new files and edits (\d+)", " ".join(page.read_text().split()))
         assert said, f"{page.name} does not say how many files adding a source writes and edits"
