@@ -19,7 +19,8 @@ from pathlib import Path
 
 import duckdb
 
-from ingest.database import ingest_query, sql_string
+from ingest.csv_records import land_csv_records
+from ingest.database import sql_string
 from ingest.errors import DwhError
 
 SOURCE = "judge"  # the name of judges' loads in raw.ingest_loads and raw.ingest_rejects
@@ -29,8 +30,6 @@ FORMATS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet": "pa
 FILES_HINT = "a judges file is CSV with a header (.csv), JSONL (.jsonl) or Parquet (.parquet)"
 COLUMNS_HINT = "a judges file has the columns judge, dialogue_key, question, value (and movie_id for ReDial)"
 INPUT_TABLE = "temp.judge_input"
-REJECT_ERRORS = "judge_reject_errors"
-REJECT_SCANS = "judge_reject_scans"
 # whether a line is a JSON object (a CASE, so that json_type never meets a line that is no JSON)
 IS_OBJECT = "case when json_valid(line) then json_type(line) = 'OBJECT' else false end"
 
@@ -179,22 +178,16 @@ def _read_jsonl(con: duckdb.DuckDBPyConnection, found: JudgesFile, file_order: i
 def _read_csv(con: duckdb.DuckDBPyConnection, found: JudgesFile, file_order: int) -> None:
     """A CSV read as text with its header's columns; a record the reader cannot split is a row of
     its own with the reader's reason, at its line, and the records after it keep their lines."""
-    for table in (REJECT_ERRORS, REJECT_SCANS):
-        con.execute(f"drop table if exists temp.{table}")
-    columns = ", ".join(f"{sql_string(name)}: 'VARCHAR'" for name in found.columns)
-    reader = (
-        f"read_csv(?, header = true, auto_detect = false, columns = {{{columns}}}, delim = ',', quote = '\"', "
-        "escape = '\"', allow_quoted_nulls = false, encoding = 'utf-8', store_rejects = true, "
-        f"rejects_table = '{REJECT_ERRORS}', rejects_scan = '{REJECT_SCANS}')"
+    land_csv_records(
+        con,
+        found.path,
+        list(found.columns),
+        select=f"{_fields(found)}, {_raw_text(found)}",
+        into=INPUT_TABLE,
+        fields=list(FIELDS.values()),
+        raw_text="raw_text",
+        parameters=[file_order, found.file_path],
     )
-    con.execute(
-        f"create or replace temp table judge_csv_rows as select {_fields(found)}, {_raw_text(found)} from {reader}",
-        [str(found.path)],
-    )
-    numbering = ingest_query("judges/number_csv_rows").format(input=INPUT_TABLE, errors=REJECT_ERRORS)
-    for statement in filter(str.strip, numbering.split(";\n")):
-        con.execute(statement, [file_order, found.file_path])
-    con.execute("drop table temp.judge_csv_rows")
 
 
 def _identifier(name: str) -> str:

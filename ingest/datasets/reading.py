@@ -15,7 +15,8 @@ from pathlib import Path
 
 import duckdb
 
-from ingest.database import ingest_query, sql_string
+from ingest.csv_records import land_csv_records
+from ingest.database import sql_string
 from ingest.errors import DwhError
 
 # the scratch tables' own columns, beside the fields
@@ -23,8 +24,6 @@ META_COLUMNS = ("_file_order", "_file_path", "_line", "_read_error", "_raw_text"
 MAX_HEADER_BYTES = 1 << 20
 # whether a line is a JSON object (a CASE, so that json_type never meets a line that is no JSON)
 IS_OBJECT = "case when json_valid(line) then json_type(line) = 'OBJECT' else false end"
-REJECT_ERRORS = "dataset_reject_errors"
-REJECT_SCANS = "dataset_reject_scans"
 NOTHING = "nothing was loaded"
 
 
@@ -186,28 +185,16 @@ def _read_csv(
 ) -> None:
     """A CSV read as text with its header's columns; a record the reader cannot split is a row of
     its own with the reader's reason, at its line, and the records after it keep their lines."""
-    for scratch in (REJECT_ERRORS, REJECT_SCANS):
-        con.execute(f"drop table if exists temp.{scratch}")
-    columns = ", ".join(f"{sql_string(name)}: 'VARCHAR'" for name in found.columns)
-    reader = (
-        f"read_csv(?, header = true, auto_detect = false, columns = {{{columns}}}, delim = ',', quote = '\"', "
-        "escape = '\"', allow_quoted_nulls = false, encoding = 'utf-8', store_rejects = true, "
-        f"rejects_table = '{REJECT_ERRORS}', rejects_scan = '{REJECT_SCANS}')"
+    land_csv_records(
+        con,
+        found.path,
+        list(found.columns),
+        select=f"{_fields(found, fields)}, {_raw_text(found)}",
+        into=f"temp.{table}",
+        fields=[identifier(name) for name in fields],
+        raw_text="_raw_text",
+        parameters=[file_order, found.file_path],
     )
-    con.execute(
-        f"create or replace temp table dataset_csv_rows as select {_fields(found, fields)}, {_raw_text(found)} "
-        f"from {reader}",
-        [str(found.path)],
-    )
-    numbering = ingest_query("datasets/number_csv_rows").format(
-        input=table,
-        errors=REJECT_ERRORS,
-        fields=", ".join(f"rows.{identifier(name)}" for name in fields),
-        nulls=", ".join("null" for _ in fields),
-    )
-    for statement in filter(str.strip, numbering.split(";\n")):
-        con.execute(statement, [file_order, found.file_path])
-    con.execute("drop table temp.dataset_csv_rows")
 
 
 def _one_line(exc: Exception) -> str:

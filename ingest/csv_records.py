@@ -1,0 +1,49 @@
+"""A user's CSV file (a judges file, a dataset's file) read as text records, each at its own line:
+a record the CSV reader cannot split becomes a row of its own with the reader's reasons (for
+`raw.ingest_rejects`), and every record after it keeps its true line in the file."""
+
+from pathlib import Path
+
+import duckdb
+
+from ingest.database import ingest_query, sql_string
+
+REJECT_ERRORS = "csv_reject_errors"
+REJECT_SCANS = "csv_reject_scans"
+ROWS = "csv_rows"
+
+
+def land_csv_records(
+    con: duckdb.DuckDBPyConnection,
+    path: Path,
+    columns: list[str],
+    select: str,
+    into: str,
+    fields: list[str],
+    raw_text: str,
+    parameters: list[object],
+) -> None:
+    """Read `path` (a header naming `columns`, every value read as text) and insert each record into
+    the table `into` as (`parameters`…, line, `fields`…, reason, raw text): `select` makes the
+    fields and the `raw_text` column from the file's columns; a record the reader rejects has no
+    fields, its reasons and its text as the file has it."""
+    for scratch in (REJECT_ERRORS, REJECT_SCANS):
+        con.execute(f"drop table if exists temp.{scratch}")
+    names = ", ".join(f"{sql_string(name)}: 'VARCHAR'" for name in columns)
+    reader = (
+        f"read_csv(?, header = true, auto_detect = false, columns = {{{names}}}, delim = ',', quote = '\"', "
+        "escape = '\"', allow_quoted_nulls = false, encoding = 'utf-8', store_rejects = true, "
+        f"rejects_table = '{REJECT_ERRORS}', rejects_scan = '{REJECT_SCANS}')"
+    )
+    con.execute(f"create or replace temp table {ROWS} as select {select} from {reader}", [str(path)])
+    numbering = ingest_query("number_csv_rows").format(
+        input=into,
+        errors=REJECT_ERRORS,
+        rows=ROWS,
+        fields=", ".join(f"rows.{field}" for field in fields),
+        nulls=", ".join("null" for _ in fields),
+        raw_text=raw_text,
+    )
+    for statement in filter(str.strip, numbering.split(";\n")):
+        con.execute(statement, parameters)
+    con.execute(f"drop table temp.{ROWS}")
