@@ -81,6 +81,10 @@ def test_a_datasets_binned_and_text_attributes_are_its_rater_groups(datasets_bui
         "and group_dimension <> 'all'",
     )
     assert set(groups) == {(name, value) for name, _, values in attributes for value in values}
+    distributed = query(
+        db, f"select distinct group_dimension from marts.group_rating_distributions where source = '{STUDY}'"
+    )
+    assert {name for (name,) in distributed} == {name for name, _, _ in attributes}
 
 
 def test_every_alpha_of_a_dataset_has_its_interval_and_every_group_its_test(datasets_build: BuiltWarehouse) -> None:
