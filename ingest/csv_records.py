@@ -1,16 +1,44 @@
-"""A user's CSV file (a judges file, a dataset's file) read as text records, each at its own line:
-a record the CSV reader cannot split becomes a row of its own with the reader's reasons (for
-`raw.ingest_rejects`), and every record after it keeps its true line in the file."""
+"""CSV files read as the ingest reads them: a file's header (DICES's releases, judges' files,
+datasets' files), and a user's file as text records, each at its own line: a record the CSV reader
+cannot split becomes a row of its own with the reader's reasons (for `raw.ingest_rejects`), and
+every record after it keeps its true line in the file."""
 
+import csv
+from collections.abc import Callable
 from pathlib import Path
 
 import duckdb
 
 from ingest.database import ingest_query, sql_string
+from ingest.errors import DwhError
 
+MAX_HEADER_BYTES = 1 << 20
 REJECT_ERRORS = "csv_reject_errors"
 REJECT_SCANS = "csv_reject_scans"
 ROWS = "csv_rows"
+
+
+def csv_header(
+    path: Path, starts: str, suffix: str = "", before_bad_text: Callable[[], None] | None = None
+) -> tuple[str, ...]:
+    """The column names of a CSV's first line as written (a UTF-8 byte order mark is skipped). A
+    file that cannot be read, an empty first line or one that is not UTF-8 is one line naming the
+    file: `starts` says what the file should start with, `suffix` ends each line, and
+    `before_bad_text` may give a line of its own for text that is not UTF-8 (another release's file)."""
+    try:
+        with path.open("rb") as handle:
+            first_line = handle.readline(MAX_HEADER_BYTES)
+    except OSError as exc:
+        raise DwhError(f"{path}: cannot read the file ({exc.strerror or exc}){suffix}") from exc
+    try:
+        text = first_line.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        if before_bad_text:
+            before_bad_text()
+        raise DwhError(f"{path}: line 1 (header) is not valid UTF-8 text (byte {exc.start}){suffix}") from exc
+    if not text.strip():
+        raise DwhError(f"{path}: empty file or empty first line; {starts}{suffix}")
+    return tuple(next(csv.reader([text.rstrip("\r\n")])))
 
 
 def land_csv_records(

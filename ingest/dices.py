@@ -19,13 +19,13 @@ reader and not counted (DuckDB does count them in a reject's index, so a blank l
 rejected record would shift the row numbers after that record by one).
 """
 
-import csv
 import logging
 from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
 
+from ingest.csv_records import csv_header
 from ingest.database import sql_string
 from ingest.dices_columns import COLUMNS, CONFIGS, RAW_TABLES
 from ingest.errors import DwhError
@@ -45,7 +45,6 @@ SOURCE = "dices"
 REJECT_ERRORS = "dices_reject_errors"
 REJECT_SCANS = "dices_reject_scans"
 REJECT_LINES = "dices_reject_lines"
-MAX_HEADER_BYTES = 1 << 20
 LAYOUT_HINT = (
     "expected 350/diverse_safety_adversarial_dialog_350.csv and/or "
     "990/diverse_safety_adversarial_dialog_990.csv, the CSVs side by side, or one CSV file"
@@ -106,19 +105,11 @@ def find_csv_files(path: Path) -> list[Path]:
 
 def read_header(path: Path) -> tuple[str, ...]:
     """The column names of a CSV's first line (a UTF-8 byte order mark is skipped)."""
-    try:
-        with path.open("rb") as handle:
-            first_line = handle.readline(MAX_HEADER_BYTES)
-    except OSError as exc:
-        raise DwhError(f"{path}: cannot read the file ({exc.strerror or exc})") from exc
-    if not first_line.strip():
-        raise DwhError(f"{path}: empty file or empty first line; a DICES CSV starts with its header")
-    try:
-        text = first_line.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        refuse_another_release(path, "a DICES CSV", own_kind="DICES CSV")
-        raise DwhError(f"{path}: line 1 (header) is not valid UTF-8 text (byte {exc.start})") from exc
-    return tuple(next(csv.reader([text.rstrip("\r\n")])))
+    return csv_header(
+        path,
+        "a DICES CSV starts with its header",
+        before_bad_text=lambda: refuse_another_release(path, "a DICES CSV", own_kind="DICES CSV"),
+    )
 
 
 def recognise_file(path: Path, file_path: str) -> DicesFile:

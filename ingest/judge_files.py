@@ -8,18 +8,17 @@ cause (a header in another case, another delimiter, columns inside a Parquet str
 loaded. A file is recorded by its absolute path: two files of one name in two folders are two files.
 """
 
-import csv
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
 
+from ingest.csv_records import csv_header
 from ingest.errors import DwhError
 from ingest.file_facts import refuse_unreadable_file
 from ingest.judges import COLUMNS_HINT, FILES_HINT, FORMATS, NEEDED_COLUMNS, JudgesFile, columns_of_jsonl, one_line
 
-MAX_HEADER_BYTES = 1 << 20
 # what a file of another extension is, and what to do with it
 OTHER_EXTENSIONS = {
     ".json": "a .json file is not read (a JSON array or object); write one JSON object a line as .jsonl",
@@ -127,7 +126,7 @@ def columns_of(con: duckdb.DuckDBPyConnection, path: Path, file_format: str) -> 
     Parquet file's top-level columns, the keys of a JSONL file's lines."""
     try:
         if file_format == "csv":
-            return dict.fromkeys(csv_header(path), "VARCHAR")
+            return dict.fromkeys(judges_csv_header(path), "VARCHAR")
         if file_format == "parquet":
             rows = con.execute("select column_name, column_type from (describe from read_parquet(?))", [str(path)])
             return dict(rows.fetchall())
@@ -138,19 +137,9 @@ def columns_of(con: duckdb.DuckDBPyConnection, path: Path, file_format: str) -> 
         raise DwhError(f"{path}: cannot be read as {file_format.upper()} ({one_line(exc)})") from exc
 
 
-def csv_header(path: Path) -> tuple[str, ...]:
-    """The column names of a CSV's first line (a UTF-8 byte order mark is skipped)."""
-    try:
-        with path.open("rb") as handle:
-            first_line = handle.readline(MAX_HEADER_BYTES)
-        text = first_line.decode("utf-8-sig")
-    except OSError as exc:
-        raise DwhError(f"{path}: cannot read the file ({exc.strerror or exc})") from exc
-    except UnicodeDecodeError as exc:
-        raise DwhError(f"{path}: line 1 (header) is not valid UTF-8 text (byte {exc.start})") from exc
-    if not text.strip():
-        raise DwhError(f"{path}: empty file or empty first line; a judges CSV starts with its header ({COLUMNS_HINT})")
-    header = tuple(next(csv.reader([text.rstrip("\r\n")])))
+def judges_csv_header(path: Path) -> tuple[str, ...]:
+    """The column names of a judges CSV's first line, each once."""
+    header = csv_header(path, f"a judges CSV starts with its header ({COLUMNS_HINT})")
     duplicates = sorted({name for name in header if header.count(name) > 1})
     if duplicates:
         raise DwhError(f"{path}: line 1 (header) repeats column(s) {', '.join(duplicates)}")

@@ -9,19 +9,17 @@ row number from 1. Values are text as given: a JSON number as its text, a JSON l
 (a unit's turns) as its JSON text.
 """
 
-import csv
 from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
 
-from ingest.csv_records import land_csv_records
+from ingest.csv_records import csv_header, land_csv_records
 from ingest.database import sql_string
 from ingest.errors import DwhError
 
 # the scratch tables' own columns, beside the fields
 META_COLUMNS = ("_file_order", "_file_path", "_line", "_read_error", "_raw_text")
-MAX_HEADER_BYTES = 1 << 20
 # whether a line is a JSON object (a CASE, so that json_type never meets a line that is no JSON)
 IS_OBJECT = "case when json_valid(line) then json_type(line) = 'OBJECT' else false end"
 NOTHING = "nothing was loaded"
@@ -68,18 +66,9 @@ def columns_of(con: duckdb.DuckDBPyConnection, path: Path, file_format: str) -> 
 
 
 def _csv_header(path: Path) -> tuple[str, ...]:
-    """The column names of a CSV's first line (a UTF-8 byte order mark is skipped)."""
-    try:
-        with path.open("rb") as handle:
-            first_line = handle.readline(MAX_HEADER_BYTES)
-        text = first_line.decode("utf-8-sig")
-    except OSError as exc:
-        raise DwhError(f"{path}: cannot read the file ({exc.strerror or exc}); {NOTHING}") from exc
-    except UnicodeDecodeError as exc:
-        raise DwhError(f"{path}: line 1 (header) is not valid UTF-8 text (byte {exc.start}); {NOTHING}") from exc
-    if not text.strip():
-        raise DwhError(f"{path}: empty file or empty first line; a CSV file starts with its header; {NOTHING}")
-    return tuple(name.strip() for name in next(csv.reader([text.rstrip("\r\n")])))
+    """The column names of a CSV's first line, trimmed."""
+    header = csv_header(path, "a CSV file starts with its header", suffix=f"; {NOTHING}")
+    return tuple(name.strip() for name in header)
 
 
 def _refuse_clashing_columns(path: Path, columns: tuple[str, ...]) -> None:
