@@ -111,7 +111,7 @@ def reference_tables(con: duckdb.DuckDBPyConnection, with_units: bool = True) ->
         labels=sql_string(str(SEEDS / "judgement_labels.csv")),
         dataset_questions="raw.dataset_questions" if has_raw_table(con, "dataset_questions") else NO_DATASET_QUESTIONS,
     )
-    for statement in filter(str.strip, reference.split(";\n")):
+    for statement in filter(str.strip, (ingest_query("reason_text") + reference).split(";\n")):
         if with_units or "judge_units" not in statement:
             con.execute(statement)
 

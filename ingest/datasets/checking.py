@@ -70,6 +70,7 @@ def _question_tables(con: duckdb.DuckDBPyConnection, folder: DatasetFolder) -> N
                 question.wording,
             ],
         )
+    run_script(con, ingest_query("reason_text"))
     run_script(con, ingest_query("datasets/reference"))
 
 

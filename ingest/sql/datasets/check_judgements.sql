@@ -46,15 +46,15 @@ checked as (
             when no_unit then 'unit_id: empty'
             when no_rater then 'rater_id: empty'
             when no_question then 'question: empty'
-            when level is null then 'question ' || dataset_quoted(question) || ': not in questions.csv'
+            when level is null then 'question ' || quoted(question) || ': not in questions.csv'
             when no_value or is_missing_value then null
             when level in ('nominal', 'ordinal') and label_position is null
-                then 'value ' || dataset_quoted(value) || ': not a label of ' || trim(question) || ' (' || labels_text || ')'
+                then 'value ' || quoted(value) || ': not a label of ' || trim(question) || ' (' || labels_text || ')'
             when level in ('interval', 'ratio') and (number is null or not isfinite(number))
-                then 'value ' || dataset_quoted(value) || ': not a number; ' || trim(question) || ' takes a number'
+                then 'value ' || quoted(value) || ': not a number; ' || trim(question) || ' takes a number'
                     || scale_text
             when level in ('interval', 'ratio') and (number < min_value or number > max_value)
-                then 'value ' || dataset_quoted(value) || ': outside the scale of ' || trim(question) || ' (a number'
+                then 'value ' || quoted(value) || ': outside the scale of ' || trim(question) || ' (a number'
                     || scale_text || ')'
         end as reason
     from described

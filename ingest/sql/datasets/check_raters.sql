@@ -22,9 +22,9 @@ select
         when _read_error is not null then _read_error
         when nullif(trim(input.rater_id), '') is null then 'rater_id: empty'
         when input._line > first_rows.first_line
-            then 'rater ' || dataset_quoted(input.rater_id) || ' again; the first (line ' || first_rows.first_line
+            then 'rater ' || quoted(input.rater_id) || ' again; the first (line ' || first_rows.first_line
                 || ') counts'
-        when kind not in ('crowd', 'expert') then 'rater_kind ' || dataset_quoted(rater_kind) || ': not crowd or expert'
+        when kind not in ('crowd', 'expert') then 'rater_kind ' || quoted(rater_kind) || ': not crowd or expert'
     end as reason
 from input
 left join first_rows on input.rater_id = first_rows.rater_id;

@@ -46,7 +46,7 @@ select
         when _read_error is not null then _read_error
         when nullif(trim(unit_id), '') is null then 'unit_id: empty'
         when _line > first_line
-            then 'unit ' || dataset_quoted(unit_id) || ' again; the first (line ' || first_line || ') counts'
+            then 'unit ' || quoted(unit_id) || ' again; the first (line ' || first_line || ') counts'
         when not turns_are_a_list
             then 'turns: not a JSON list of {{speaker_role, text}} objects (' || left(turns, 80) || ')'
     end as reason

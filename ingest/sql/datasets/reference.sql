@@ -5,12 +5,6 @@
 create or replace temp macro dataset_value_key(text) as
     coalesce(try_cast(trim(text) as double)::varchar, trim(text));
 
--- a value as the reasons show it: in single quotes
-create or replace temp macro dataset_quoted(text) as '''' || text || '''';
-
-create or replace temp macro dataset_number_text(number) as
-    if(number = round(number), round(number)::bigint::varchar, number::varchar);
-
 create or replace temp table dataset_question_list as
 select
     question,
@@ -18,13 +12,7 @@ select
     array_to_string(labels, '|') as labels_text,
     min_value,
     max_value,
-    case
-        when min_value is not null and max_value is not null
-            then ' from ' || dataset_number_text(min_value) || ' to ' || dataset_number_text(max_value)
-        when min_value is not null then ' of at least ' || dataset_number_text(min_value)
-        when max_value is not null then ' of at most ' || dataset_number_text(max_value)
-        else ''
-    end as scale_text
+    scale_text(min_value, max_value) as scale_text
 from temp.dataset_question_rows;
 
 create or replace temp table dataset_labels as

@@ -15,8 +15,8 @@ group by unit_id, rater_id, trim(question), round_key
 having count(*) > 1;
 
 update temp.dataset_judgement_checked as checked
-set reason = 'a second value for unit ' || dataset_quoted(checked.unit_id) || ', rater '
-    || dataset_quoted(checked.rater_id) || ', question ' || repeated.question || ', round '
+set reason = 'a second value for unit ' || quoted(checked.unit_id) || ', rater '
+    || quoted(checked.rater_id) || ', question ' || repeated.question || ', round '
     || coalesce(nullif(trim(checked.round), ''), '1') || '; the first (' || files._file_path || ' line '
     || repeated.first_value_at % 1099511627776 || ') counts'
 from
