@@ -17,7 +17,7 @@ Sums of counts are integers held exactly in float64; nothing goes through BLAS.
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import sparse
+from scipy import sparse, special
 
 Array = np.ndarray
 # below this, xRR is 0 and GAI = α ÷ xRR is float noise
@@ -275,13 +275,13 @@ def counts_of_rater_sets(values: sparse.csr_array, membership: Array | sparse.sp
 
 def correlation_p_value(r: Array, n: Array) -> Array:
     """Two-sided p of a correlation r over n pairs from Student's t with n − 2 degrees of freedom, as
-    scipy.stats.pearsonr and spearmanr give it: t = r √((n − 2) / (1 − r²)); NaN below 3 pairs."""
-    from scipy.stats import t as student_t
-
+    scipy.stats.pearsonr and spearmanr give it: t = r √((n − 2) / (1 − r²)); NaN below 3 pairs.
+    The tail is scipy.special's Student t distribution function, which scipy.stats.t.sf itself
+    calls: importing scipy.stats costs every build a second, and this is all it would be used for."""
     r = np.asarray(r, dtype=float)
     n = np.asarray(n, dtype=float)
     degrees = n - 2
     with np.errstate(divide="ignore", invalid="ignore"):
         statistic = np.abs(r) * np.sqrt(degrees / ((1 - r) * (1 + r)))
-        p_value = 2 * student_t.sf(statistic, np.where(degrees >= 1, degrees, 1))
+        p_value = 2 * special.stdtr(np.where(degrees >= 1, degrees, 1), -statistic)
     return np.where((degrees >= 1) & ~np.isnan(r), np.minimum(p_value, 1.0), np.nan)
