@@ -666,26 +666,25 @@ def test_three_exports_at_once_one_wins_intact(small_built: Path, tmp_path: Path
 
 def test_a_plain_build_after_one_with_vars_rebuilds_without_them(small_built: Path, tmp_path: Path) -> None:
     """`--vars` changes what is built: the plain build after it is a full build, never "nothing was
-    loaded or changed", and brings the default figures back."""
+    loaded or changed", and brings the default settings back."""
     db_path = copy_of(small_built, tmp_path)
     folders = dbt_folders(tmp_path)
-    intervals = "select count(alpha_ci_low) from marts.agreement"
+    seed = "select agreement_seed from intermediate.int_agreement__settings"
     with duckdb.connect(str(db_path), read_only=True) as con:
-        default_intervals = con.execute(intervals).fetchone()[0]
-    assert default_intervals > 0
-    without_intervals = ["--vars", "{agreement_monte_carlo: false}", "--select", "int_agreement__settings+"]
-    run_dwh(["build", *without_intervals], db_path, check=True, env_overrides=folders)
+        default_seed = con.execute(seed).fetchone()[0]
+    other_seed = ["--vars", "{agreement_seed: 7}", "--select", "int_agreement__settings"]
+    run_dwh(["build", *other_seed], db_path, check=True, env_overrides=folders)
     with duckdb.connect(str(db_path), read_only=True) as con:
-        assert con.execute(intervals).fetchone()[0] == 0  # the non-default figures were published
+        assert con.execute(seed).fetchone()[0] == "7" != default_seed  # the non-default settings were published
 
     plain = run_dwh(["build"], db_path, check=True, env_overrides=folders)
 
     assert plain.stdout.splitlines()[0] == (
-        "dwh build: full build (the last build ran with the dbt arguments --vars {agreement_monte_carlo: false} "
-        "--select int_agreement__settings+: everything is rebuilt without them)"
+        "dwh build: full build (the last build ran with the dbt arguments --vars {agreement_seed: 7} "
+        "--select int_agreement__settings: everything is rebuilt without them)"
     )
     with duckdb.connect(str(db_path), read_only=True) as con:
-        assert con.execute(intervals).fetchone()[0] == default_intervals
+        assert con.execute(seed).fetchone()[0] == default_seed
     again = run_dwh(["build"], db_path, check=True, env_overrides=folders)
     assert again.stdout.splitlines()[0] == (
         "dwh build: nothing was loaded or changed, and the project is unchanged, since the last build"

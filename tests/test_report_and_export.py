@@ -1,5 +1,6 @@
-"""`dwh report` seen in a real browser, the dbt docs page likewise, and `dwh export` read back
-by DuckDB and pyarrow, on the embedded sample built as `make demo` builds it."""
+"""`dwh report` seen in a real browser and `dwh export` read back by DuckDB and pyarrow, on the
+embedded sample built as `make demo` builds it (the dbt docs page in a browser:
+tests/test_build_dbt_habits.py)."""
 
 import hashlib
 import html
@@ -7,8 +8,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import duckdb
@@ -16,7 +15,7 @@ import pytest
 
 from dwh import export as export_module
 from tests.browser import visit
-from tests.helpers import PROJECT_ROOT, BuiltWarehouse, dbt_folders, run_dwh
+from tests.helpers import PROJECT_ROOT, BuiltWarehouse, run_dwh
 
 pytestmark = pytest.mark.slow  # a built warehouse
 
@@ -129,35 +128,6 @@ def test_a_report_before_any_build_is_one_line(tmp_path: Path) -> None:
         == f"dwh: error: {db_path}: holds no built marts yet; run `dwh ingest …` and `dwh build` first"
     )
     assert not (tmp_path / "report.html").exists()
-
-
-def is_unfilled_template(text: str) -> bool:
-    """dbt-docs' own page (upstream, not this project) asks for two URLs that are template text never
-    filled in: `{{ getIcon(…) }}` images before Angular compiles them, and a favicon left as
-    `${require('./assets/favicons/favicon.ico')}`. Chromium refuses them; nothing else may fail."""
-    return "%7B" in text and "%7D" in text
-
-
-@pytest.mark.browser
-def test_the_static_docs_page_opens_offline_in_chromium(sample_warehouse: Path, tmp_path: Path) -> None:
-    env = {
-        **os.environ,
-        "DWH_DB_PATH": str(sample_warehouse),
-        **dbt_folders(tmp_path),
-    }
-    dbt = Path(sys.executable).parent / "dbt"
-    generated = subprocess.run(
-        [str(dbt), "docs", "generate", "--static", "--quiet"], cwd=PROJECT_ROOT, env=env, capture_output=True, text=True
-    )
-    assert generated.returncode == 0, generated.stdout + generated.stderr
-    seen = visit(tmp_path / "target" / "static_index.html", SCREENSHOTS / "docs.png", settle_ms=3000)
-    assert seen.network_requests == []
-    assert [url for url in seen.failed_requests if not is_unfilled_template(url)] == []
-    assert [error for error in seen.console_errors if not is_unfilled_template(error)] == []
-    assert seen.title == "dbt Docs"
-    assert sum(chart["width"] > 0 for chart in seen.drawn_charts) > 0  # the page drew
-    page_text = (tmp_path / "target" / "static_index.html").read_text(encoding="utf-8")
-    assert "Where to start" in page_text
 
 
 # ---- export -----------------------------------------------------------------------------------
