@@ -214,13 +214,13 @@ def test_views_work_in_a_renamed_copy_and_under_any_attach_alias(duo_warehouse: 
 # staging views and intermediate tables). What a name can break is dwh's own side (ingest, the
 # staged copy, publishing, summary) and reading the file under its own catalog name.
 EVERY_MODEL = ["--exclude", "resource_type:test", "resource_type:unit_test"]
-SUMMARY_AND_VIEWS = ["--select", *(f"+{mart}" for mart in MARTS), *EVERY_MODEL]
+WHAT_SUMMARY_READS = ["--select", *(f"+{mart}" for mart in MARTS), *EVERY_MODEL]
 
 
 @pytest.mark.parametrize(
     ("file_name", "selection"),
     [
-        pytest.param(name, EVERY_MODEL if name == "raw.duckdb" else SUMMARY_AND_VIEWS, id=name)
+        pytest.param(name, EVERY_MODEL if name == "raw.duckdb" else WHAT_SUMMARY_READS, id=name)
         for name in [
             "raw.duckdb",
             "marts.duckdb",
