@@ -84,10 +84,19 @@ class Reference:
     chosen: np.ndarray  # which of the base reference's values are the reference's
     base: BaseReference
     group_number: int | None = None
+    _ceiling: maths.CrossReliability | None = field(default=None, repr=False, compare=False)
 
     @property
     def is_group(self) -> bool:
         return self.group_number is not None
+
+    def ceiling_xrr(self, metric: maths.Metric) -> maths.CrossReliability:
+        """Each of the reference's raters against its others (`BaseReference.ceiling_xrr`), computed
+        once for every task that shares the reference: the tasks of a question's judges on the same
+        axes (`judge_question`), whose metric is the same."""
+        if self._ceiling is None:
+            self._ceiling = self.base.ceiling_xrr(self.chosen, metric)
+        return self._ceiling
 
 
 @dataclass

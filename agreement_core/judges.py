@@ -115,7 +115,7 @@ def human_ceiling(task: JudgeQuestion, judge_xrr: np.ndarray, n_units: np.ndarra
         if reference.counts.sum(axis=0).max(initial=0) <= 1:
             medians.append(np.nan), counts.append(pd.NA), percentiles.append(np.full(len(task.judges), np.nan))
             continue
-        cross = reference.base.ceiling_xrr(reference.chosen, task.metric)
+        cross = reference.ceiling_xrr(task.metric)
         kept = cross.xrr[(cross.n_units >= MIN_CEILING_UNITS) & ~np.isnan(cross.xrr)]
         medians.append(float(np.median(kept)) if kept.size else np.nan)
         counts.append(int(kept.size))

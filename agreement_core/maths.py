@@ -11,7 +11,9 @@ the distance between two labels (`label_distances`). `unit_weights`
 `(..., units)` say how often each unit counts: 1 for the figure itself, the number of times a
 bootstrap draw picked it otherwise. Figures that cannot be computed are NaN.
 
-Sums of counts are integers held exactly in float64; nothing goes through BLAS.
+Sums of counts are integers held exactly in float64. The figures themselves are summed unit by unit
+(einsum's own loop); a batch of bootstrap draws or swaps is summed as one matrix product (BLAS,
+`_draws_sum`), exact for counts and equal to float rounding for disagreements.
 """
 
 from dataclasses import dataclass
@@ -104,8 +106,39 @@ def _interval_moments(counts: Array, metric: Metric) -> tuple[Array, Array, Arra
 
 
 def _unit_sum(unit_weights: Array, values: Array) -> Array:
-    """Σ_u w_u · values_u over the unit axis (last), in one pass without a temporary (einsum's own loop)."""
+    """Σ_u w_u · values_u over the unit axis (last), broadcasting the axes before it. Draws' weights
+    (axes of their own, which `values` do not have) make it a matrix product (`_draws_sum`); else
+    it is summed in one pass without a temporary (einsum's own loop)."""
+    if _draw_axes(unit_weights, values):
+        return _draws_sum(unit_weights, values)
     return np.einsum("...u,...u->...", unit_weights, values, optimize=False)
+
+
+def _draw_axes(unit_weights: Array, values: Array) -> bool:
+    """Whether the weights vary along axes (draws) where the values do not, and never along one
+    where they do: Σ_u w_u · values_u is then an outer product over those axes."""
+    n_axes = max(unit_weights.ndim, values.ndim) - 1
+    weight_sizes = (1,) * (n_axes + 1 - unit_weights.ndim) + unit_weights.shape[:-1]
+    value_sizes = (1,) * (n_axes + 1 - values.ndim) + values.shape[:-1]
+    if any(w > 1 and v > 1 for w, v in zip(weight_sizes, value_sizes)):
+        return False
+    return any(w > 1 for w in weight_sizes)
+
+
+def _draws_sum(unit_weights: Array, values: Array) -> Array:
+    """`_unit_sum` as one matrix product `(values, units) @ (units, draws)`, its axes then put where
+    broadcasting puts them. BLAS adds in an order of its own: sums of counts stay exact integers,
+    sums of per-unit disagreements may differ from a unit-by-unit sum in their last bits."""
+    n_axes = max(unit_weights.ndim, values.ndim) - 1
+    weights = unit_weights.reshape((1,) * (n_axes + 1 - unit_weights.ndim) + unit_weights.shape)
+    values = values.reshape((1,) * (n_axes + 1 - values.ndim) + values.shape)
+    weight_axes = [axis for axis in range(n_axes) if weights.shape[axis] > 1]
+    value_axes = [axis for axis in range(n_axes) if values.shape[axis] > 1]
+    n_units = values.shape[-1]
+    product = values.reshape(-1, n_units) @ weights.reshape(-1, n_units).T
+    sizes = [values.shape[axis] for axis in value_axes] + [weights.shape[axis] for axis in weight_axes]
+    in_order = np.argsort(value_axes + weight_axes)
+    return product.reshape(sizes).transpose(in_order).reshape(np.broadcast_shapes(weights.shape, values.shape)[:-1])
 
 
 def _quadratic(counts_a: Array, metric: Metric, counts_b: Array) -> Array:
@@ -153,19 +186,18 @@ def krippendorff_alpha(counts: Array, metric: Metric, unit_weights: Array | None
     weights = _weights(unit_weights, counts.shape[-1])
     n_unit = metric.n_values(counts)
     pairable = n_unit >= 2
-    counted = weights * pairable
-    n_values = _unit_sum(counted, n_unit)
-    label_totals = _unit_sum(counted, counts)
+    n_values = _unit_sum(weights, pairable * n_unit)
+    label_totals = _unit_sum(weights, pairable * counts)
     metric = metric.given(label_totals)
     within = _quadratic(counts, metric, counts)
     with np.errstate(divide="ignore", invalid="ignore"):
         per_pairing = np.where(pairable, within / np.where(pairable, n_unit - 1, 1), 0.0)
-        observed = _unit_sum(counted, per_pairing) / n_values
+        observed = _unit_sum(weights, per_pairing) / n_values
         expected = _quadratic(label_totals, metric, label_totals) / (n_values * (n_values - 1))
         alpha = 1 - observed / expected
     computable = n_values >= 2
     return Reliability(
-        n_units=counted.sum(axis=-1),
+        n_units=_unit_sum(weights, pairable.astype(float)),
         n_values=n_values,
         observed_disagreement=np.where(computable, observed, np.nan),
         expected_disagreement=np.where(computable, expected, np.nan),
@@ -194,18 +226,17 @@ def cross_reliability(
     weights = _weights(unit_weights, counts_x.shape[-1])
     n_x, n_y = metric.n_values(counts_x), metric.n_values(counts_y)
     shared = (n_x >= 1) & (n_y >= 1)
-    counted = weights * shared
-    totals_x = _unit_sum(counted, counts_x)
-    totals_y = _unit_sum(counted, counts_y)
+    totals_x = _unit_sum(weights, shared * counts_x)
+    totals_y = _unit_sum(weights, shared * counts_y)
     metric = metric.given(totals_x + totals_y)  # ordinal: the ranks of X's and Y's values together
     cross = _quadratic(counts_x, metric, counts_y)
     with np.errstate(divide="ignore", invalid="ignore"):
         mean_cross = np.where(shared, cross / np.where(shared, n_x * n_y, 1), 0.0)
-        n_shared_values = _unit_sum(counted, n_x + n_y)
-        observed = _unit_sum(counted * mean_cross, n_x + n_y) / n_shared_values
+        n_shared_values = _unit_sum(weights, shared * (n_x + n_y))
+        observed = _unit_sum(weights, mean_cross * (n_x + n_y)) / n_shared_values
         expected = _quadratic(totals_x, metric, totals_y) / (metric.n_values(totals_x) * metric.n_values(totals_y))
         xrr = np.where(expected > 0, 1 - observed / expected, np.nan)
-    n_units = counted.sum(axis=-1)
+    n_units = _unit_sum(weights, shared.astype(float))
     no_units = n_units == 0
     return CrossReliability(
         n_units=n_units,

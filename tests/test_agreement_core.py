@@ -126,6 +126,27 @@ def test_folded_interval_counts_give_the_figures_of_every_label() -> None:
     assert nominal.condensed(counts_x) == (counts_x, nominal)  # only interval δ folds
 
 
+@pytest.mark.parametrize("level", ["nominal", "ordinal", "interval", "ratio"])
+def test_a_batch_of_draws_gives_each_draws_figures_as_computed_alone(level: str) -> None:
+    """The draws' weighted sums over units (one matrix product for a batch, `maths._draws_sum`) give
+    every draw the α and xRR of its own weights summed unit by unit, groups and references across:
+    the sums of counts exactly, the figures to float rounding."""
+    rng = np.random.default_rng(21)
+    metric = maths.label_distances(np.arange(1.0, 5.0), level)
+    counts_x = rng.poisson(0.7, size=(4, 3, 40)).astype(float)  # (labels, groups, units)
+    counts_y = rng.poisson(1.5, size=(4, 1, 40)).astype(float)
+    weights = rng.multinomial(40, np.full(40, 1 / 40), size=6).astype(float)  # (draws, units)
+    alpha = maths.krippendorff_alpha(counts_x[:, None], metric, weights[:, None, :])
+    cross = maths.cross_reliability(counts_x[:, None], counts_y[:, None], metric, weights[:, None, :])
+    for draw, draw_weights in enumerate(weights):
+        alone = maths.krippendorff_alpha(counts_x, metric, draw_weights)
+        assert np.array_equal(alpha.n_values[draw], alone.n_values)
+        assert np.allclose(alpha.alpha[draw], alone.alpha, rtol=1e-12, atol=1e-12, equal_nan=True)
+        alone_cross = maths.cross_reliability(counts_x, counts_y, metric, draw_weights)
+        assert np.array_equal(cross.n_units[draw], alone_cross.n_units)
+        assert np.allclose(cross.xrr[draw], alone_cross.xrr, rtol=1e-12, atol=1e-12, equal_nan=True)
+
+
 def test_the_permutation_counts_equal_each_groups_values_counted_one_by_one() -> None:
     rng = np.random.default_rng(8)
     n_raters, n_units = 9, 7
