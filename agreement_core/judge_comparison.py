@@ -1,9 +1,12 @@
 """Is judge A better than judge B? The rows of `judge_comparison`: for every two judges of a
 question and every reference, each judge's xRR over the units both judged, their difference with
-a paired bootstrap interval (the same resampled units for both) and a paired permutation test
-(each unit's two values swapped with probability ½). xRR, the draws and the p-value are the
-functions the human figures use."""
+a paired bootstrap interval (the same resampled units for both, `PairedBootstrap`) and a paired
+permutation test (each unit's two values swapped with probability ½). xRR, the draws and the
+p-value are the functions the human figures use."""
 
+import hashlib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from itertools import combinations
 
 import numpy as np
@@ -45,20 +48,95 @@ def paired_xrr(
     )
 
 
-def difference_interval(
-    counts_a: np.ndarray, counts_b: np.ndarray, references: np.ndarray, metric: maths.Metric, rng, n_draws: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """95% percentile interval of xrr_a − xrr_b per reference, both on the same resampled units."""
-    patterns = resampling.UnitPatterns.of(
-        np.concatenate([counts_a[:, None], counts_b[:, None], references], axis=1), metric
-    )
+def resampled_units(task: JudgeQuestion) -> np.ndarray:
+    """Which units a pair's bootstrap resamples: those both judges judged and some reference gave a
+    value to (the others count in no xRR)."""
+    judged = task.judge_counts.sum(axis=0) > 0  # (judges, units)
+    return judged.all(axis=0) & (task.stacked().sum(axis=(0, 1)) > 0)
 
-    def differences(weights: np.ndarray) -> np.ndarray:
-        a, b, refs = patterns.counts[:, None, :1], patterns.counts[:, None, 1:2], patterns.counts[:, None, 2:]
-        with_a, with_b = paired_xrr(a, b, refs, patterns.metric, weights[:, None, :])
-        return with_a.xrr - with_b.xrr
 
-    return resampling.percentile_interval(resampling.bootstrap_draws(differences, patterns, rng, n_draws))
+def human_unit_ranks(task: JudgeQuestion, units: np.ndarray) -> np.ndarray:
+    """The ranks of the given units among the question's units with a reference value: the same for
+    every task of the question, whichever judges' units its axis holds, and for any warehouse ids."""
+    has_reference = task.stacked().sum(axis=(0, 1)) > 0
+    return (np.cumsum(has_reference) - 1)[units]
+
+
+@dataclass
+class _JudgesOnUnits:
+    """The judges of a question's pairs that judged one set of units, each judge's values and the
+    references on those units, condensed as the resamples read them (`maths.Metric.condensed`)."""
+
+    name: tuple[str, ...]  # the question's
+    ranks: np.ndarray  # the units' `human_unit_ranks`
+    references: np.ndarray  # (labels, references, units)
+    metric: maths.Metric
+    judges: dict[str, np.ndarray] = field(default_factory=dict)  # judge -> (labels, units)
+
+    def xrr_draws(self, settings: MonteCarloSettings) -> dict[str, np.ndarray]:
+        """Each judge's xRR with every reference on each of B resamples of the units: `(draws,
+        references)`, computed on the units' patterns of the judge's and the references' values."""
+        rng = resampling.generator(
+            settings.seed, *self.name, hashlib.sha256(self.ranks.tobytes()).hexdigest(), "paired bootstrap"
+        )
+        patterns = {
+            judge: resampling.UnitPatterns.of(np.concatenate([counts[:, None], self.references], axis=1), self.metric)
+            for judge, counts in self.judges.items()
+        }
+        n_draws, n_units = settings.n_bootstrap, self.ranks.size
+        largest = max(of_judge.counts.size for of_judge in patterns.values())
+        batch = resampling.batch_size(max(largest, n_units))
+        draws: dict[str, list[np.ndarray]] = {judge: [] for judge in self.judges}
+        for start in range(0, n_draws, batch):
+            picked = resampling.unit_resamples(rng, n_units, min(batch, n_draws - start))
+            for judge, of_judge in patterns.items():
+                x, references = of_judge.counts[:, None, :1], of_judge.counts[:, None, 1:]
+                weights = of_judge.weights(picked)[:, None, :]
+                draws[judge].append(maths.cross_reliability(x, references, of_judge.metric, weights).xrr)
+        return {judge: np.concatenate(of_judge) for judge, of_judge in draws.items()}
+
+
+@dataclass
+class PairedBootstrap:
+    """The paired bootstrap of a question's pairs of judges, drawn for all of them at once. The units
+    two judges both judged (`resampled_units`) are resampled with replacement B times, from the seed,
+    the question and those units alone: pairs that judged the same units get the same resamples, and
+    a pair's draws depend on no other judge. Each judge's xRR is computed once per resample of a set
+    of units, not once per pair (twenty judges make 190 pairs); a pair's draws are the difference of
+    its two judges'."""
+
+    xrr: dict[tuple[bytes, str], np.ndarray]  # (units' ranks, judge) -> (draws, references)
+
+    @classmethod
+    def of(cls, tasks: Iterable[JudgeQuestion], settings: MonteCarloSettings) -> "PairedBootstrap":
+        """The draws of the pairs of judges of the given tasks (one question's)."""
+        on_units: dict[bytes, _JudgesOnUnits] = {}
+        for task in tasks:
+            units = resampled_units(task)
+            if not units.any():
+                continue
+            ranks = human_unit_ranks(task, units)
+            counts, metric = task.metric.condensed(np.concatenate([task.judge_counts, task.stacked()], axis=1))
+            counts = counts[..., units]
+            n_judges = len(task.judges)
+            judges = on_units.setdefault(
+                ranks.tobytes(), _JudgesOnUnits(task.question.name, ranks, counts[:, n_judges:], metric)
+            ).judges
+            for number, judge in enumerate(task.judges):
+                judges.setdefault(judge, counts[:, number])
+        return cls(
+            {
+                (key, judge): draws
+                for key, judges in on_units.items()
+                for judge, draws in judges.xrr_draws(settings).items()
+            }
+        )
+
+    def interval(self, task: JudgeQuestion) -> tuple[np.ndarray, np.ndarray]:
+        """95% percentile interval of xrr_a − xrr_b per reference for the task's two judges."""
+        key = human_unit_ranks(task, resampled_units(task)).tobytes()
+        with_a, with_b = (self.xrr[(key, judge)] for judge in task.judges)
+        return resampling.percentile_interval(with_a - with_b)
 
 
 def difference_test(
@@ -100,8 +178,12 @@ def difference_test(
     return resampling.sequential_test(observed, null_of, n_permutations, elements_per_shuffle, stop_at)
 
 
-def pair_rows(task: JudgeQuestion, a: int, b: int, settings: MonteCarloSettings) -> pd.DataFrame:
-    """The rows of judges number a and b, one per reference with units both judged."""
+def pair_rows(
+    task: JudgeQuestion, settings: MonteCarloSettings, bootstrap: PairedBootstrap | None = None
+) -> pd.DataFrame:
+    """The rows of the task's two judges, one per reference with units both judged; their paired
+    bootstrap from `bootstrap` (drawn for this task alone without it)."""
+    a, b = 0, 1
     both = (task.judge_counts[:, a].sum(axis=0) > 0) & (task.judge_counts[:, b].sum(axis=0) > 0)
     references = task.stacked()[:, :, both]
     counts_a, counts_b = task.judge_counts[:, a, both], task.judge_counts[:, b, both]
@@ -124,14 +206,7 @@ def pair_rows(task: JudgeQuestion, a: int, b: int, settings: MonteCarloSettings)
     question = task.question
     if settings.wants(question.source, question.scope, question.question) and both.any():
         name = (*question.name, task.judges[a], task.judges[b])
-        low, high = difference_interval(
-            counts_a,
-            counts_b,
-            references,
-            task.metric,
-            resampling.generator(settings.seed, *name, "paired bootstrap"),
-            settings.n_bootstrap,
-        )
+        low, high = (bootstrap or PairedBootstrap.of([task], settings)).interval(task)
         test = difference_test(
             counts_a,
             counts_b,
@@ -154,25 +229,25 @@ def judged_question_rows(
     judged: JudgedQuestion, settings: MonteCarloSettings, stored: memo.Memo | None = None
 ) -> list[pd.DataFrame]:
     """Every two judges' rows of the question, each pair's from its own task (the rows `stored`
-    holds where they were computed from the same inputs): a pair's figures depend on no other judge."""
-    rows = []
-    for pair in combinations(judged.judges, 2):
-        task = judged.task(pair)
-        slot = (*pair, *task.question.name)
-        rows.append(
-            memo.rows_of(
-                stored,
-                slot,
-                lambda task=task: inputs_of(task, settings),
-                lambda task=task: pair_rows(task, 0, 1, settings),
-            )
-        )
-    return rows
+    holds where they were computed from the same inputs): a pair's figures depend on no other judge.
+    The pairs computed share their paired bootstrap (`PairedBootstrap`)."""
+    tasks = {(*pair, *judged.question.name): judged.task(pair) for pair in combinations(judged.judges, 2)}
+    fingerprints = {slot: memo.fingerprint(inputs_of(task, settings)) for slot, task in tasks.items()} if stored else {}
+    to_compute = [task for slot, task in tasks.items() if not stored or not stored.holds(slot, fingerprints[slot])]
+    question = judged.question
+    wanted = settings.wants(question.source, question.scope, question.question)
+    bootstrap = PairedBootstrap.of(to_compute, settings) if wanted else None
+    return [
+        memo.marked(stored, slot, fingerprints.get(slot), lambda task=task: pair_rows(task, settings, bootstrap))
+        for slot, task in tasks.items()
+    ]
 
 
 def question_rows(task: JudgeQuestion, settings: MonteCarloSettings) -> list[pd.DataFrame]:
-    """Every ordered pair of the question's judges (judge_a < judge_b, as `task.judges` is sorted)."""
-    return [pair_rows(task, a, b, settings) for a, b in combinations(range(len(task.judges)), 2)]
+    """Every ordered pair of the task's judges (judge_a < judge_b, as `task.judges` is sorted)."""
+    pairs = [task.of_judges([a, b]) for a, b in combinations(range(len(task.judges)), 2)]
+    bootstrap = PairedBootstrap.of(pairs, settings)
+    return [pair_rows(pair, settings, bootstrap) for pair in pairs]
 
 
 def as_result(rows: list[pd.DataFrame]) -> pd.DataFrame:

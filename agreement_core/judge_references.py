@@ -30,6 +30,10 @@ class BaseReference:
     ceiling_index: np.ndarray
     n_labels: int
     n_units: int
+    # what its fingerprint reads (`base_inputs`, `dimension_inputs`), taken once for every task
+    # that shares it (a question's judges and pairs of judges on the same axes)
+    # (None: its values; else a dimension's name)
+    inputs: dict[str | None, list[object]] = field(default_factory=dict, repr=False, compare=False)
 
     def counts(self, chosen: np.ndarray | slice = slice(None)) -> np.ndarray:
         """`(labels, units)` of the chosen values (default all)."""
@@ -109,10 +113,22 @@ class JudgeQuestion:
     judge_counts: np.ndarray  # (labels, judges, units), one value per judge and unit
     references: list[Reference]
     dimensions: dict[tuple[str, str], pd.DataFrame]  # (base, dimension) -> members (rater_id, group_number)
+    unit_ids: np.ndarray  # the warehouse's id of each unit on the axis, in order
 
     @property
     def metric(self) -> maths.Metric:
         return self.question.metric
+
+    def of_judges(self, numbers: Sequence[int]) -> "JudgeQuestion":
+        """The task of some of its judges, on the same axes."""
+        return JudgeQuestion(
+            self.question,
+            self.judges[list(numbers)],
+            self.judge_counts[:, list(numbers)],
+            self.references,
+            self.dimensions,
+            self.unit_ids,
+        )
 
     def stacked(self, references: list[Reference] | None = None) -> np.ndarray:
         """`(labels, references, units)`."""
@@ -140,7 +156,8 @@ def judge_question(
     of judges share them), and kept there."""
     on_axis = Question(**{**question.__dict__, "codes": label_codes(question, judge_values)})
     unit_ids = np.union1d(references["unit_id"].to_numpy(), judge_values["unit_id"].to_numpy())
-    judges, judge_index = np.unique(judge_values["judge"].to_numpy(dtype=object), return_inverse=True)
+    judge_index, judges = pd.factorize(judge_values["judge"], sort=True)  # np.unique sorts objects slowly
+    judges = np.asarray(judges, dtype=object)
     judge_counts = np.zeros((len(on_axis.codes), len(judges), len(unit_ids)))
     judge_counts[
         np.searchsorted(on_axis.codes, judge_values["value"].to_numpy(dtype=float)),
@@ -151,7 +168,7 @@ def judge_question(
     built = (built_references or {}).get(axes) or references_on(on_axis, references, unit_ids, groups)
     if built_references is not None:
         built_references[axes] = built
-    return JudgeQuestion(on_axis, judges, judge_counts, *built)
+    return JudgeQuestion(on_axis, judges, judge_counts, *built, unit_ids=unit_ids)
 
 
 # a question's references on one axis of labels and units, and its dimensions' members
@@ -267,13 +284,19 @@ def inputs_of(task: JudgeQuestion, settings: MonteCarloSettings) -> list[object]
 
 def base_inputs(base: BaseReference) -> list[object]:
     """A base reference's values as (unit, rater rank, ceiling rater, label) numbers, in any order."""
-    rater_ranks = np.unique(base.rater_ids, return_inverse=True)[1]
-    values = memo.sorted_rows(base.unit_index, rater_ranks, base.ceiling_index, base.label_index)
-    return [base.name, base.n_units, *values]
+    if None not in base.inputs:
+        rater_ranks = np.unique(base.rater_ids, return_inverse=True)[1]
+        values = memo.sorted_rows(base.unit_index, rater_ranks, base.ceiling_index, base.label_index)
+        base.inputs[None] = [base.name, base.n_units, *values]
+    return base.inputs[None]
 
 
 def dimension_inputs(base: BaseReference, dimension: str, members: pd.DataFrame) -> list[object]:
     """A dimension's groups among a base reference's raters: their names and (group, rater rank) members."""
-    rater_ranks = np.searchsorted(np.unique(base.rater_ids), members["rater_id"].to_numpy())
-    names = members.drop_duplicates("group_number").sort_values("group_number")["group_value"].to_numpy(dtype=object)
-    return [base.name, dimension, names, *memo.sorted_rows(members["group_number"].to_numpy(), rater_ranks)]
+    if dimension not in base.inputs:
+        rater_ranks = np.searchsorted(np.unique(base.rater_ids), members["rater_id"].to_numpy())
+        groups = members.drop_duplicates("group_number").sort_values("group_number")
+        names = groups["group_value"].to_numpy(dtype=object)
+        group_members = memo.sorted_rows(members["group_number"].to_numpy(), rater_ranks)
+        base.inputs[dimension] = [base.name, dimension, names, *group_members]
+    return base.inputs[dimension]

@@ -83,12 +83,16 @@ class Memo:
         by_slot = stored_rows.groupby(slot_columns, sort=False, dropna=False)
         return cls(slot_columns, {_as_tuple(slot): (rows[FINGERPRINT].iloc[0], rows) for slot, rows in by_slot})
 
+    def holds(self, slot: tuple, inputs_fingerprint: str) -> bool:
+        """Whether the slot's stored rows were computed from these inputs."""
+        stored = self.stored.get(slot)
+        return stored is not None and stored[0] == inputs_fingerprint
+
     def rows(self, slot: tuple, inputs_fingerprint: str, compute: Callable[[], pd.DataFrame]) -> pd.DataFrame:
         """The slot's stored rows when they were computed from the same inputs, else `compute()`'s
         (which name their slot), marked with the fingerprint and the time they were computed."""
-        stored = self.stored.get(slot)
-        if stored is not None and stored[0] == inputs_fingerprint:
-            return stored[1]
+        if self.holds(slot, inputs_fingerprint):
+            return self.stored[slot][1]
         return compute().assign(**{FINGERPRINT: inputs_fingerprint, COMPUTED_AT: self.computed_at})
 
 
@@ -97,9 +101,16 @@ def rows_of(
 ) -> pd.DataFrame:
     """A slot's rows: `compute()`'s without a memo (no fingerprint columns), else those `stored`
     holds under the fingerprint of `inputs()`, or computed and marked with it."""
+    return marked(stored, slot, None if stored is None else fingerprint(inputs()), compute)
+
+
+def marked(
+    stored: Memo | None, slot: tuple, inputs_fingerprint: str | None, compute: Callable[[], pd.DataFrame]
+) -> pd.DataFrame:
+    """`rows_of` for a fingerprint already taken (None without a memo)."""
     if stored is None:
         return compute()
-    return stored.rows(slot, fingerprint(inputs()), compute)
+    return stored.rows(slot, inputs_fingerprint, compute)
 
 
 def _as_tuple(slot: object) -> tuple:

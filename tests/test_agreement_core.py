@@ -147,6 +147,19 @@ def test_a_batch_of_draws_gives_each_draws_figures_as_computed_alone(level: str)
         assert np.allclose(cross.xrr[draw], alone_cross.xrr, rtol=1e-12, atol=1e-12, equal_nan=True)
 
 
+def test_distinct_columns_are_numpys_unique_columns_in_its_order() -> None:
+    """The units' patterns (`resampling.distinct_columns`, what every resample reads) are those of
+    np.unique over the columns, in the same order, with the same unit numbers and counts."""
+    rng = np.random.default_rng(4)
+    for shape in [(3, 0), (1, 7), (6, 300), (12, 2000)]:
+        table = rng.integers(0, 3, size=shape).astype(float)
+        table[:, rng.random(shape[1]) < 0.3] = 0.0
+        patterns, of_unit, n_units = resampling.distinct_columns(table)
+        unique, inverse, counts = np.unique(table, axis=1, return_inverse=True, return_counts=True)
+        assert np.array_equal(patterns, unique) and np.array_equal(of_unit, inverse.ravel())
+        assert np.array_equal(n_units, counts)
+
+
 def test_the_permutation_counts_equal_each_groups_values_counted_one_by_one() -> None:
     rng = np.random.default_rng(8)
     n_raters, n_units = 9, 7

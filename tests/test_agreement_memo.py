@@ -117,6 +117,28 @@ def test_a_judge_s_figures_and_fingerprint_do_not_depend_on_the_other_judges() -
     pd.testing.assert_frame_equal(rows_alone[columns], of_a[columns])
 
 
+def test_a_pair_s_figures_do_not_depend_on_the_other_judges() -> None:
+    """The pairs of a question share their paired bootstrap (`judge_comparison.PairedBootstrap`): a
+    pair's rows are the same computed alone, beside a judge of the same units, and beside a judge of
+    other units (whose pairs resample other units)."""
+    pair = [judge_values("judge_a", 1), judge_values("judge_b", 2)]
+    by_pair = judge_comparison.PAIR_SLOT
+
+    def rows_of_a_and_b(*others: pd.DataFrame) -> pd.DataFrame:
+        rows = judge_comparison.as_result(
+            judge_comparison.judged_question_rows(
+                judged(pd.concat([*pair, *others])), SETTINGS, memo.Memo.of(None, by_pair)
+            )
+        )
+        of_pair = rows[(rows["judge_a"] == "judge_a") & (rows["judge_b"] == "judge_b")]
+        return of_pair.drop(columns=[memo.COMPUTED_AT]).reset_index(drop=True)
+
+    alone = rows_of_a_and_b()
+    assert alone["xrr_difference_ci_low"].notna().any()
+    pd.testing.assert_frame_equal(alone, rows_of_a_and_b(judge_values("judge_c", 3)))
+    pd.testing.assert_frame_equal(alone, rows_of_a_and_b(judge_values("judge_c", 3, range(505, 515))))
+
+
 def test_a_pair_of_judges_is_computed_once_and_a_newcomer_s_pairs_only() -> None:
     two = judged(pd.concat([judge_values("judge_a", 1), judge_values("judge_b", 2)]))
     stored_rows = judge_comparison.as_result(

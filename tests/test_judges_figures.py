@@ -343,6 +343,31 @@ def test_the_xrr_interval_covers_the_populations_xrr_about_95_percent_of_the_tim
     assert 0.88 <= covered / 200 <= 0.99, covered
 
 
+def test_the_paired_interval_covers_the_populations_difference_about_95_percent_of_the_time() -> None:
+    """200 samples of 120 units from a population of 20,000 where judge a copies the raters' view on
+    about a third of the units: the interval of xrr_a − xrr_b with the raters (`PairedBootstrap`)."""
+    rng = np.random.default_rng(31)
+    population = leaning_pair(rng, 20_000, 0.35)
+    question, references, judge_values, groups = inputs(population)
+    truth = pd.concat(
+        judge_comparison.question_rows(judge_question(question, references, judge_values, groups), NO_MONTE_CARLO)
+    )
+    truth_difference = truth.set_index("reference_dimension").at["raters", "xrr_difference"]
+    covered = 0
+    for sample in range(200):
+        units = rng.choice(20_000, 120, replace=False)
+        task = judge_question(
+            question,
+            references[references["unit_id"].isin(units)],
+            judge_values[judge_values["unit_id"].isin(units)],
+            groups,
+        )
+        rows = pd.concat(judge_comparison.question_rows(task, MonteCarloSettings(True, sample, 300, 1, ("*",))))
+        row = rows.set_index("reference_dimension").loc["raters"]
+        covered += row["xrr_difference_ci_low"] <= truth_difference <= row["xrr_difference_ci_high"]
+    assert 0.88 <= covered / 200 <= 0.99, covered
+
+
 def two_judges(rng: np.random.Generator, n_units: int, better: bool) -> dict:
     """10 raters on 3 labels sharing a view of each unit; judge `a` copies the view (better) or draws at
     random, judge `b` always draws at random: without `better`, the two are exchangeable."""
