@@ -9,6 +9,7 @@ shuffles, the interval's coverage)."""
 import math
 import statistics
 from collections import Counter
+from collections.abc import Iterator
 
 import numpy as np
 import pandas as pd
@@ -321,22 +322,25 @@ def test_the_sequential_alignment_test_keeps_every_decision_of_all_p_shuffles(
     assert significant >= 5 and near >= 5 and stopped >= 10, (significant, near, stopped)
 
 
+def sampled_tasks(
+    rng: np.random.Generator, population: dict, n_samples: int = 200
+) -> Iterator[tuple[int, JudgeQuestion]]:
+    """(sample number, task) of `n_samples` samples of 120 of the population's 20,000 units."""
+    question, references, judge_values, groups = inputs(population)
+    for sample in range(n_samples):
+        units = rng.choice(20_000, 120, replace=False)
+        of_sample = references[references["unit_id"].isin(units)], judge_values[judge_values["unit_id"].isin(units)]
+        yield sample, judge_question(question, *of_sample, groups)
+
+
 def test_the_xrr_interval_covers_the_populations_xrr_about_95_percent_of_the_time() -> None:
     """200 samples of 120 units from a population of 20,000: the judge's xRR with the raters."""
     rng = np.random.default_rng(9)
     population = planted_case(rng, 20_000, sided=True)
-    question, references, judge_values, groups = inputs(population)
-    truth = judges.question_rows(judge_question(question, references, judge_values, groups), NO_MONTE_CARLO)
+    truth = judges.question_rows(judge_question(*inputs(population)), NO_MONTE_CARLO)
     truth_xrr = truth.set_index("reference_dimension").at["raters", "xrr"]
     covered = 0
-    for sample in range(200):
-        units = rng.choice(20_000, 120, replace=False)
-        task = judge_question(
-            question,
-            references[references["unit_id"].isin(units)],
-            judge_values[judge_values["unit_id"].isin(units)],
-            groups,
-        )
+    for sample, task in sampled_tasks(rng, population):
         rows = judges.question_rows(task, MonteCarloSettings(True, sample, 300, 1, ("*",)))
         row = rows.set_index("reference_dimension").loc["raters"]
         covered += row["xrr_ci_low"] <= truth_xrr <= row["xrr_ci_high"]
@@ -348,20 +352,10 @@ def test_the_paired_interval_covers_the_populations_difference_about_95_percent_
     about a third of the units: the interval of xrr_a − xrr_b with the raters (`PairedBootstrap`)."""
     rng = np.random.default_rng(31)
     population = leaning_pair(rng, 20_000, 0.35)
-    question, references, judge_values, groups = inputs(population)
-    truth = pd.concat(
-        judge_comparison.question_rows(judge_question(question, references, judge_values, groups), NO_MONTE_CARLO)
-    )
+    truth = pd.concat(judge_comparison.question_rows(judge_question(*inputs(population)), NO_MONTE_CARLO))
     truth_difference = truth.set_index("reference_dimension").at["raters", "xrr_difference"]
     covered = 0
-    for sample in range(200):
-        units = rng.choice(20_000, 120, replace=False)
-        task = judge_question(
-            question,
-            references[references["unit_id"].isin(units)],
-            judge_values[judge_values["unit_id"].isin(units)],
-            groups,
-        )
+    for sample, task in sampled_tasks(rng, population):
         rows = pd.concat(judge_comparison.question_rows(task, MonteCarloSettings(True, sample, 300, 1, ("*",))))
         row = rows.set_index("reference_dimension").loc["raters"]
         covered += row["xrr_difference_ci_low"] <= truth_difference <= row["xrr_difference_ci_high"]
