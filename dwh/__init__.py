@@ -7,7 +7,7 @@ import sys
 
 from ingest import __version__
 
-__all__ = ["INTERRUPTED", "INTERRUPTED_EXIT", "__version__", "raise_if_terminated", "terminate"]
+__all__ = ["INTERRUPTED", "INTERRUPTED_EXIT", "__version__", "raise_if_terminated", "terminate", "was_terminated"]
 
 INTERRUPTED = "dwh: interrupted; the warehouse is left as it was before this command"
 INTERRUPTED_EXIT = 130  # what a shell reports for a command Ctrl-C stopped (128 + SIGINT)
@@ -28,6 +28,12 @@ def raise_if_terminated() -> None:
     """Interrupt now if a termination signal arrived at any moment before, even one swallowed."""
     if _terminated:
         raise KeyboardInterrupt
+
+
+def was_terminated() -> bool:
+    """Whether a termination signal arrived: its KeyboardInterrupt may come back as another error (a
+    Ctrl-C while DuckDB imports a module to convert a result is DuckDB's InvalidInputException)."""
+    return bool(_terminated)
 
 
 def _interrupted_while_starting(signum: int, frame: object) -> None:

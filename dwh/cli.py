@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import NoReturn
 
-from dwh import INTERRUPTED, INTERRUPTED_EXIT, raise_if_terminated, terminate
+from dwh import INTERRUPTED, INTERRUPTED_EXIT, raise_if_terminated, terminate, was_terminated
 from ingest.errors import DwhError
 from ingest.registry import built_in_names
 from ingest.settings import warehouse_path
@@ -36,7 +36,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return _say_interrupted()
     except Exception as exc:  # noqa: BLE001 - the contract: never a bare traceback
-        if _is_duckdb_interrupt(exc):  # Ctrl-C reached DuckDB first, inside a running query
+        # Ctrl-C reached DuckDB first, inside a running query, or its interrupt came back as another error
+        if _is_duckdb_interrupt(exc) or was_terminated():
             return _say_interrupted()
         if os.environ.get("DWH_DEBUG"):
             raise

@@ -231,6 +231,47 @@ def test_an_interrupt_that_passed_through_c_code_still_exits_130(tmp_path: Path)
     assert completed.stderr.splitlines() == ["dwh: interrupted; the warehouse is left as it was before this command"]
 
 
+INTERRUPTED_AS_ANOTHER_ERROR = """
+import os
+import signal
+from types import SimpleNamespace
+
+import duckdb
+import dwh.cli
+
+
+def interrupted_while_duckdb_imports(args):
+    try:
+        os.kill(os.getpid(), signal.SIGINT)  # dwh's handler remembers it, then raises KeyboardInterrupt
+    except KeyboardInterrupt:
+        # what DuckDB answers when the interrupt lands while it imports a module to convert a result
+        raise duckdb.InvalidInputException(
+            "Required module 'decimal' failed to import, due to the following Python exception: KeyboardInterrupt"
+        ) from None
+
+
+class Parser:
+    def parse_args(self, own_args):
+        return SimpleNamespace(handler=interrupted_while_duckdb_imports)
+
+
+dwh.cli.build_parser = Parser
+dwh.cli.run()
+"""
+
+
+def test_an_interrupt_that_came_back_as_another_error_still_exits_130(tmp_path: Path) -> None:
+    """Seen in CI: a Ctrl-C while DuckDB imported `decimal` for a query's result came back as DuckDB's
+    InvalidInputException, and dwh said "unexpected error" (exit 2). A signal that arrived is what counts."""
+    (tmp_path / "interrupted_as_another_error.py").write_text(INTERRUPTED_AS_ANOTHER_ERROR, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(PROJECT_ROOT)])}
+    completed = subprocess.run(
+        [sys.executable, "-m", "interrupted_as_another_error"], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert completed.returncode == 130, completed.stderr
+    assert completed.stderr.splitlines() == ["dwh: interrupted; the warehouse is left as it was before this command"]
+
+
 def unshare_available() -> bool:
     if not shutil.which("unshare"):
         return False
