@@ -2,20 +2,21 @@
 from its own name, `resampling.generator`), and numpy's work on large arrays runs outside Python's
 lock, so threads compute them side by side with the same result as one after another.
 
-The draws' matrix products (`maths._draws_sum`) go through BLAS, which starts threads of its own on
-every core for each product: beside one figure thread per core, and two models at once, they
-oversubscribe the cores and spin while they wait. Measured on 2 cores, four DICES questions'
+The draws' matrix products (`maths._draws_sum`) go through BLAS, which by default starts threads of
+its own on every core for each product: beside one figure thread per core, and two models at once,
+they oversubscribe the cores and spin while they wait. Measured on 2 cores, four DICES questions'
 comparisons of twenty judges: 163.7 s (301 CPU s) with BLAS's threads, 70.8 s (122 CPU s) with one.
-So this process's BLAS runs one thread per caller (`threadpoolctl`), once and for good: a limit
-restored when one model ends would give BLAS its threads back under a model still running."""
+So `dwh build` runs dbt with OPENBLAS_NUM_THREADS=1 (numpy's BLAS reads it when it loads); a plain
+`dbt build` gets the same speed with that variable set. (Setting the limit from here, with
+threadpoolctl, deadlocked a build: its search of the loaded libraries holds the loader's lock
+while it calls back into Python, and another model's thread, holding Python's lock, was loading a
+library.)"""
 
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TypeVar
-
-from threadpoolctl import threadpool_limits
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -33,7 +34,6 @@ def ordered_map(
     read one at a time in the calling thread (a database cursor is not shared between threads), and
     at most two per worker wait at once: memory holds a few questions, not all of them."""
     workers = workers or default_workers()
-    threadpool_limits(limits=1, user_api="blas")
     pending: deque[Future] = deque()
     with ThreadPoolExecutor(max_workers=workers) as pool:
         for item in items:
