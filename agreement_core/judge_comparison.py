@@ -5,7 +5,7 @@ permutation test (each unit's two values swapped with probability ½). xRR, the 
 p-value are the functions the human figures use."""
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -155,27 +155,59 @@ def difference_test(
     how many of each such pattern's units it swaps, Binomial(units, ½), and each pattern counts
     swapped and unswapped with those weights (the same test, drawn per pattern, not per unit).
     Sequential (`resampling.sequential_test`, `stop_at` as there): the swaps are drawn batch after
-    batch in the order the test of all P draws them, and a reference decided is computed no more."""
+    batch in the order the test of all P draws them, and the test stops once every reference is decided."""
     patterns = resampling.UnitPatterns.of(
         np.concatenate([counts_a[:, None], counts_b[:, None], references], axis=1), metric
     )
-    a, b, refs = patterns.counts[:, 0], patterns.counts[:, 1], patterns.counts[:, 2:]
-    as_given_then_swapped_a = np.concatenate([a, b], axis=-1)[:, None, None]  # (L, 1, 1, 2 patterns)
-    as_given_then_swapped_b = np.concatenate([b, a], axis=-1)[:, None, None]
-    both_refs = np.concatenate([refs, refs], axis=-1)[:, None]  # (L, 1, R, 2 patterns)
+    null = (_swaps_null if patterns.metric.level == "ordinal" else _reweighted_null)(patterns)
 
     def null_of(shuffles: slice, chosen: np.ndarray) -> np.ndarray:
         swapped = rng.binomial(patterns.n_units, 0.5, size=(shuffles.stop - shuffles.start, patterns.n_units.size))
-        weights = np.concatenate([patterns.n_units - swapped, swapped], axis=-1)[:, None, :]  # (P, 1, 2 patterns)
-        with_a, with_b = paired_xrr(
-            as_given_then_swapped_a, as_given_then_swapped_b, both_refs[:, :, chosen], patterns.metric, weights
-        )
-        return with_a.xrr - with_b.xrr  # (P, chosen)
+        return null(swapped)[:, chosen]
 
     def elements_per_shuffle(n_references: int) -> int:
-        return 2 * both_refs[:, :, :1].size * n_references
+        # a shuffle's swaps and weights, and its sums of both judges' terms for every reference
+        return 3 * patterns.n_units.size + 4 * patterns.counts[:, 2:, 0].size
 
     return resampling.sequential_test(observed, null_of, n_permutations, elements_per_shuffle, stop_at)
+
+
+# xrr_a − xrr_b `(shuffles, references)` of the swaps `(shuffles, patterns)`: how many of each
+# pattern's units each shuffle swaps
+PairedNull = Callable[[np.ndarray], np.ndarray]
+
+
+def _reweighted_null(patterns: resampling.UnitPatterns) -> PairedNull:
+    """Where δ is fixed, xRR's sums are linear in the units' weights (`maths.CrossSums`): swapping s
+    units of a pattern moves s times the pattern's change (its terms with b's value − with a's) from
+    A's sums to B's. Each pattern's terms are computed once; a batch of swaps is one weighted sum of
+    the changes. `patterns` of the columns a, b and the references."""
+    a, b, references = patterns.counts[:, None, :1], patterns.counts[:, None, 1:2], patterns.counts[:, None, 2:]
+    with_a = maths.CrossTerms.of(a, references, patterns.metric).per_unit()
+    with_b = maths.CrossTerms.of(b, references, patterns.metric).per_unit()
+    change = with_b - with_a
+    as_given_a, as_given_b = with_a.over_units(patterns.n_units), with_b.over_units(patterns.n_units)
+
+    def null(swapped: np.ndarray) -> np.ndarray:
+        moved = change.over_units(swapped[:, None, :])  # (shuffles, references)
+        return (as_given_a + moved).figures().xrr - (as_given_b - moved).figures().xrr
+
+    return null
+
+
+def _swaps_null(patterns: resampling.UnitPatterns) -> PairedNull:
+    """Ordinal δ depends on each shuffle's totals: each judge's xRR summed over the patterns' two
+    halves, as given (weight units − s) and swapped (weight s)."""
+    a, b, references = patterns.counts[:, :1], patterns.counts[:, 1:2], patterns.counts[:, 2:]
+    both_halves = np.concatenate([references, references], axis=-1)[:, None]
+    with_a = maths.CrossTerms.of(np.concatenate([a, b], axis=-1)[:, None], both_halves, patterns.metric)
+    with_b = maths.CrossTerms.of(np.concatenate([b, a], axis=-1)[:, None], both_halves, patterns.metric)
+
+    def null(swapped: np.ndarray) -> np.ndarray:
+        weights = np.concatenate([patterns.n_units - swapped, swapped], axis=-1)[:, None, :]  # (P, 1, 2 patterns)
+        return with_a.sums(weights).figures().xrr - with_b.sums(weights).figures().xrr
+
+    return null
 
 
 def pair_rows(

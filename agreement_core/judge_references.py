@@ -4,6 +4,7 @@ values, on one axis of units and labels (`JudgeQuestion`), ready for `agreement_
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import duckdb
 import numpy as np
@@ -148,14 +149,18 @@ def judge_question(
     judge_values: pd.DataFrame,
     groups: pd.DataFrame,
     built_references: dict[tuple[bytes, bytes], "BuiltReferences"] | None = None,
+    reference_units: np.ndarray | None = None,
 ) -> JudgeQuestion:
     """`references` (unit_id, rater_id (−1: none), ceiling_rater, reference, value_code),
     `judge_values` (judge, unit_id, value), `groups` (group_id, group_dimension, group_value, rater_id).
     The references on the task's axes (labels, units) are taken from `built_references` where they
     were built on the same axes for another task of the question (the tasks of its judges and pairs
-    of judges share them), and kept there."""
+    of judges share them), and kept there; `reference_units`, the references' distinct unit ids, where
+    the caller has them."""
     on_axis = Question(**{**question.__dict__, "codes": label_codes(question, judge_values)})
-    unit_ids = np.union1d(references["unit_id"].to_numpy(), judge_values["unit_id"].to_numpy())
+    if reference_units is None:
+        reference_units = references["unit_id"].to_numpy()
+    unit_ids = np.union1d(reference_units, judge_values["unit_id"].to_numpy())
     judge_index, judges = pd.factorize(judge_values["judge"], sort=True)  # np.unique sorts objects slowly
     judges = np.asarray(judges, dtype=object)
     judge_counts = np.zeros((len(on_axis.codes), len(judges), len(unit_ids)))
@@ -231,12 +236,23 @@ class JudgedQuestion:
 
     @property
     def judges(self) -> list[str]:
-        return sorted(self.judge_values["judge"].unique())
+        return sorted(self.values_of_judge)
+
+    @cached_property
+    def values_of_judge(self) -> dict[str, pd.DataFrame]:
+        """Each judge's values, split once for the tasks of its judges and pairs of judges."""
+        return {str(judge): values for judge, values in self.judge_values.groupby("judge", sort=False)}
+
+    @cached_property
+    def reference_units(self) -> np.ndarray:
+        return np.unique(self.references["unit_id"].to_numpy())
 
     def task(self, judges: Sequence[str] | None = None) -> JudgeQuestion:
         """The task of the given judges (default every judge of the question)."""
-        values = self.judge_values if judges is None else self.judge_values[self.judge_values["judge"].isin(judges)]
-        return judge_question(self.question, self.references, values, self.groups, self.built_references)
+        values = self.judge_values if judges is None else pd.concat([self.values_of_judge[j] for j in judges])
+        return judge_question(
+            self.question, self.references, values, self.groups, self.built_references, self.reference_units
+        )
 
 
 def judged_questions(

@@ -221,29 +221,125 @@ def cross_reliability(
     """xRR (Wong, Paritosh & Aroyo 2021) of X with Y: 1 − d_o / d_e. d_o averages each shared unit's
     mean (x, y) distance weighted by its |X_u| + |Y_u| values; d_e pairs all of X's values with all
     of Y's on the shared units. NaN without shared units or with d_e = 0."""
-    counts_x = np.asarray(counts_x, dtype=float)
-    counts_y = np.asarray(counts_y, dtype=float)
-    weights = _weights(unit_weights, counts_x.shape[-1])
-    n_x, n_y = metric.n_values(counts_x), metric.n_values(counts_y)
-    shared = (n_x >= 1) & (n_y >= 1)
-    totals_x = _unit_sum(weights, shared * counts_x)
-    totals_y = _unit_sum(weights, shared * counts_y)
-    metric = metric.given(totals_x + totals_y)  # ordinal: the ranks of X's and Y's values together
-    cross = _quadratic(counts_x, metric, counts_y)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        mean_cross = np.where(shared, cross / np.where(shared, n_x * n_y, 1), 0.0)
-        n_shared_values = _unit_sum(weights, shared * (n_x + n_y))
-        observed = _unit_sum(weights, mean_cross * (n_x + n_y)) / n_shared_values
-        expected = _quadratic(totals_x, metric, totals_y) / (metric.n_values(totals_x) * metric.n_values(totals_y))
-        xrr = np.where(expected > 0, 1 - observed / expected, np.nan)
-    n_units = _unit_sum(weights, shared.astype(float))
-    no_units = n_units == 0
-    return CrossReliability(
-        n_units=n_units,
-        observed_disagreement=np.where(no_units, np.nan, observed),
-        expected_disagreement=np.where(no_units, np.nan, expected),
-        xrr=np.where(no_units, np.nan, xrr),
-    )
+    return CrossTerms.of(counts_x, counts_y, metric).sums(unit_weights).figures()
+
+
+@dataclass
+class CrossSums:
+    """The sums over units that xRR is made of: the shared units, their values, X's and Y's label
+    totals on them (`(labels, ...)`), their summed disagreement (each unit's mean (x, y) distance ×
+    its values), and δ given those totals. Unit by unit (`CrossTerms.per_unit`, the unit axis last)
+    they are each unit's terms. Where δ is fixed (every level but ordinal) each sum is linear in the
+    units' weights: sums over two sets of units add and subtract as the sets do."""
+
+    n_units: Array
+    values: Array
+    totals_x: Array
+    totals_y: Array
+    disagreement: Array
+    metric: Metric
+
+    def over_units(self, unit_weights: Array) -> "CrossSums":
+        """Per-unit terms summed over the unit axis (last) under `unit_weights` `(..., units)`. A term
+        that is 0 on every unit (say, one two sets of units share) sums to 0 with no product."""
+
+        def summed(terms: Array) -> Array:
+            if terms.any():
+                return _unit_sum(unit_weights, terms)
+            return np.zeros(np.broadcast_shapes(unit_weights.shape, terms.shape)[:-1])
+
+        return CrossSums(*(summed(getattr(self, name)) for name in _SUMMED), metric=self.metric)
+
+    def _combined(self, other: "CrossSums", sign: int) -> "CrossSums":
+        if self.metric.level == "ordinal":
+            raise ValueError("ordinal δ depends on the totals: its sums do not add")
+        return CrossSums(*(getattr(self, name) + sign * getattr(other, name) for name in _SUMMED), metric=self.metric)
+
+    def __add__(self, other: "CrossSums") -> "CrossSums":
+        return self._combined(other, 1)
+
+    def __sub__(self, other: "CrossSums") -> "CrossSums":
+        return self._combined(other, -1)
+
+    def figures(self) -> CrossReliability:
+        """xRR from the sums: d_o their disagreement per value, d_e from the totals."""
+        metric = self.metric
+        with np.errstate(divide="ignore", invalid="ignore"):
+            observed = self.disagreement / self.values
+            pairs = metric.n_values(self.totals_x) * metric.n_values(self.totals_y)
+            expected = _quadratic(self.totals_x, metric, self.totals_y) / pairs
+            xrr = np.where(expected > 0, 1 - observed / expected, np.nan)
+        no_units = self.n_units == 0
+        return CrossReliability(
+            n_units=self.n_units,
+            observed_disagreement=np.where(no_units, np.nan, observed),
+            expected_disagreement=np.where(no_units, np.nan, expected),
+            xrr=np.where(no_units, np.nan, xrr),
+        )
+
+
+# the fields of CrossSums that are sums over units, in its order
+_SUMMED = ("n_units", "values", "totals_x", "totals_y", "disagreement")
+
+
+@dataclass
+class CrossTerms:
+    """What xRR (`cross_reliability`) reads of each unit: X's and Y's counts, whether both gave the
+    unit a value, and, where δ is fixed (every level but ordinal, whose δ depends on the weighted
+    totals), its disagreement. Summed under any unit weights (`sums`); a test whose shuffles only
+    reweight the same units (the judges' paired test) computes them once (`per_unit`)."""
+
+    counts_x: Array
+    counts_y: Array
+    metric: Metric
+    shared: Array  # (..., units): both X and Y gave the unit a value
+    disagreement: Array | None  # (..., units): mean (x, y) distance × |X_u| + |Y_u|; None for ordinal
+
+    @classmethod
+    def of(cls, counts_x: Array, counts_y: Array, metric: Metric) -> "CrossTerms":
+        counts_x = np.asarray(counts_x, dtype=float)
+        counts_y = np.asarray(counts_y, dtype=float)
+        shared = (metric.n_values(counts_x) >= 1) & (metric.n_values(counts_y) >= 1)
+        terms = cls(counts_x, counts_y, metric, shared, None)
+        if metric.level != "ordinal":
+            terms.disagreement = terms.unit_disagreement(metric)
+        return terms
+
+    def unit_disagreement(self, metric: Metric) -> Array:
+        """Each shared unit's mean (x, y) distance under δ `metric`, times its values (0 elsewhere)."""
+        n_x, n_y = self.metric.n_values(self.counts_x), self.metric.n_values(self.counts_y)
+        cross = _quadratic(self.counts_x, metric, self.counts_y)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            mean_cross = np.where(self.shared, cross / np.where(self.shared, n_x * n_y, 1), 0.0)
+        return mean_cross * (n_x + n_y)
+
+    def shared_values(self) -> Array:
+        return self.shared * (self.metric.n_values(self.counts_x) + self.metric.n_values(self.counts_y))
+
+    def per_unit(self) -> CrossSums:
+        """Each unit's terms of the sums (the unit axis last); δ fixed only."""
+        if self.disagreement is None:
+            raise ValueError("ordinal δ depends on the totals: its disagreement has no per-unit terms")
+        shared = self.shared.astype(float)
+        return CrossSums(
+            shared, self.shared_values(), shared * self.counts_x, shared * self.counts_y, self.disagreement, self.metric
+        )
+
+    def sums(self, unit_weights: Array | None = None) -> CrossSums:
+        """The sums over the units weighted by `unit_weights` `(..., units)` (default each once)."""
+        weights = _weights(unit_weights, self.counts_x.shape[-1])
+        totals_x = _unit_sum(weights, self.shared * self.counts_x)
+        totals_y = _unit_sum(weights, self.shared * self.counts_y)
+        metric = self.metric.given(totals_x + totals_y)  # ordinal: the ranks of X's and Y's values together
+        disagreement = self.unit_disagreement(metric) if self.disagreement is None else self.disagreement
+        return CrossSums(
+            n_units=_unit_sum(weights, self.shared.astype(float)),
+            values=_unit_sum(weights, self.shared_values()),
+            totals_x=totals_x,
+            totals_y=totals_y,
+            disagreement=_unit_sum(weights, disagreement),
+            metric=metric,
+        )
 
 
 def group_association_index(alpha: Array, xrr: Array) -> Array:

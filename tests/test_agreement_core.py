@@ -147,6 +147,29 @@ def test_a_batch_of_draws_gives_each_draws_figures_as_computed_alone(level: str)
         assert np.allclose(cross.xrr[draw], alone_cross.xrr, rtol=1e-12, atol=1e-12, equal_nan=True)
 
 
+@pytest.mark.parametrize("level", ["nominal", "interval", "ratio"])
+def test_xrr_sums_over_two_sets_of_units_add_as_the_sets_do(level: str) -> None:
+    """Where δ is fixed, xRR's sums are linear in the units' weights (`maths.CrossSums`): the sums of
+    the units' terms under two sets of weights add to the sums under both, and give the figures of
+    `cross_reliability` under those weights. Ordinal δ depends on the totals: its sums refuse to add."""
+    rng = np.random.default_rng(5)
+    metric = maths.label_distances(np.arange(1.0, 5.0), level)
+    counts_x = rng.poisson(0.6, size=(4, 1, 1, 30)).astype(float)  # (labels, draws, references, units)
+    counts_y = rng.poisson(1.2, size=(4, 1, 3, 30)).astype(float)
+    first, second = (rng.integers(0, 3, size=(5, 1, 30)).astype(float) for _ in range(2))  # (draws, 1, units)
+    terms = maths.CrossTerms.of(counts_x, counts_y, metric).per_unit()
+    both = terms.over_units(first) + terms.over_units(second)
+    direct = maths.cross_reliability(counts_x, counts_y, metric, first + second)
+    assert np.array_equal(both.n_units, direct.n_units)
+    assert np.allclose(both.figures().xrr, direct.xrr, rtol=1e-12, atol=1e-12, equal_nan=True)
+    assert np.allclose((both - terms.over_units(second)).figures().xrr, terms.over_units(first).figures().xrr)
+    ordinal = maths.CrossTerms.of(counts_x, counts_y, maths.label_distances(np.arange(1.0, 5.0), "ordinal"))
+    with pytest.raises(ValueError, match="ordinal"):
+        ordinal.per_unit()
+    with pytest.raises(ValueError, match="ordinal"):
+        ordinal.sums(first) + ordinal.sums(second)
+
+
 def test_distinct_columns_are_numpys_unique_columns_in_its_order() -> None:
     """The units' patterns (`resampling.distinct_columns`, what every resample reads) are those of
     np.unique over the columns, in the same order, with the same unit numbers and counts."""

@@ -18,7 +18,7 @@ import scipy.stats
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agreement_core import judge_comparison, judges, resampling
+from agreement_core import judge_comparison, judges, maths, resampling
 from agreement_core.group_figures import Question
 from agreement_core.judge_references import JudgeQuestion, judge_question
 from agreement_core.settings import MonteCarloSettings
@@ -388,6 +388,26 @@ def paired_test(case: dict, seed: int, n_permutations: int, stop_at: int | None 
     return judge_comparison.difference_test(
         counts_a, counts_b, references, task.metric, with_a.xrr - with_b.xrr, rng, n_permutations, stop_at=stop_at
     )
+
+
+@pytest.mark.parametrize("level", ["nominal", "interval", "ratio"])
+def test_the_paired_tests_reweighted_null_is_the_swapped_values_null(level: str) -> None:
+    """Where δ is fixed the paired test moves each pattern's change between the judges' sums
+    (`_reweighted_null`) instead of summing both judges' values as given and swapped (`_swaps_null`,
+    what ordinal δ needs): the same null figures, to float rounding."""
+    rng = np.random.default_rng(8)
+    metric = maths.label_distances(np.arange(1.0, 4.0), level)
+    a, b = (np.eye(3)[rng.integers(0, 3, 120)].T[:, None] for _ in range(2))  # (labels, 1, units)
+    # (labels, references, units): two references of one value per unit, two of few values
+    one_value = np.eye(3)[rng.integers(0, 2, (2, 120))].transpose(2, 0, 1)
+    references = np.concatenate([one_value, rng.poisson(0.1, (3, 2, 120))], axis=1).astype(float)
+    patterns = resampling.UnitPatterns.of(np.concatenate([a, b, references], axis=1), metric)
+    assert patterns.n_units.max() > 1  # units that share a pattern, swapped some at a time
+    swapped = rng.binomial(patterns.n_units, 0.5, size=(40, patterns.n_units.size))
+    reweighted = judge_comparison._reweighted_null(patterns)(swapped)
+    by_swaps = judge_comparison._swaps_null(patterns)(swapped)
+    assert reweighted.shape == (40, 4) and not np.isnan(reweighted).all()
+    assert np.allclose(reweighted, by_swaps, rtol=1e-12, atol=1e-12, equal_nan=True)
 
 
 def test_the_paired_test_finds_a_better_judge_and_is_uniform_between_exchangeable_ones() -> None:
