@@ -133,8 +133,13 @@ class PairedBootstrap:
         )
 
     def interval(self, task: JudgeQuestion) -> tuple[np.ndarray, np.ndarray]:
-        """95% percentile interval of xrr_a − xrr_b per reference for the task's two judges."""
-        key = human_unit_ranks(task, resampled_units(task)).tobytes()
+        """95% percentile interval of xrr_a − xrr_b per reference for the task's two judges; NaN where
+        no unit both judged has a reference value (nothing to resample)."""
+        units = resampled_units(task)
+        if not units.any():
+            no_interval = np.full(len(task.references), np.nan)
+            return no_interval, no_interval.copy()
+        key = human_unit_ranks(task, units).tobytes()
         with_a, with_b = (self.xrr[(key, judge)] for judge in task.judges)
         return resampling.percentile_interval(with_a - with_b)
 
@@ -264,8 +269,11 @@ def judged_question_rows(
     holds where they were computed from the same inputs): a pair's figures depend on no other judge.
     The pairs computed share their paired bootstrap (`PairedBootstrap`)."""
     tasks = {(*pair, *judged.question.name): judged.task(pair) for pair in combinations(judged.judges, 2)}
-    fingerprints = {slot: memo.fingerprint(inputs_of(task, settings)) for slot, task in tasks.items()} if stored else {}
-    to_compute = [task for slot, task in tasks.items() if not stored or not stored.holds(slot, fingerprints[slot])]
+    if stored is None:
+        fingerprints, to_compute = {}, list(tasks.values())
+    else:
+        fingerprints = {slot: memo.fingerprint(inputs_of(task, settings)) for slot, task in tasks.items()}
+        to_compute = [task for slot, task in tasks.items() if not stored.holds(slot, fingerprints[slot])]
     question = judged.question
     wanted = settings.wants(question.source, question.scope, question.question)
     bootstrap = PairedBootstrap.of(to_compute, settings) if wanted else None

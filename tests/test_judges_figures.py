@@ -410,6 +410,18 @@ def test_the_paired_tests_reweighted_null_is_the_swapped_values_null(level: str)
     assert np.allclose(reweighted, by_swaps, rtol=1e-12, atol=1e-12, equal_nan=True)
 
 
+def test_two_judges_who_share_only_units_no_human_rated_have_no_rows_and_stop_nothing() -> None:
+    """Judges may judge units no human rated: two that share only such units have no unit to
+    compare on, so no rows, beside the other pairs' rows with their Monte Carlo."""
+    case = two_judges(np.random.default_rng(1), 30, better=False)
+    case["judge_rows"] += [{"judge": j, "unit_id": 100 + u, "value": 1.0} for j in ("c", "d") for u in range(5)]
+    rows = pd.concat(
+        judge_comparison.question_rows(judge_question(*inputs(case)), MonteCarloSettings(True, 1, 50, 50, ("*",)))
+    )
+    assert set(zip(rows["judge_a"], rows["judge_b"])) == {("a", "b")}
+    assert rows["difference_p"].notna().all() and rows["xrr_difference_ci_low"].notna().all()
+
+
 def test_the_paired_test_finds_a_better_judge_and_is_uniform_between_exchangeable_ones() -> None:
     rng = np.random.default_rng(77)
     better = two_judges(rng, 60, better=True)
