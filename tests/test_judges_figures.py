@@ -451,14 +451,22 @@ def leaning_pair(rng: np.random.Generator, n_units: int, share: float) -> dict:
     return case
 
 
-def test_the_sequential_paired_test_keeps_every_decision_of_all_p_shuffles(monkeypatch: pytest.MonkeyPatch) -> None:
+# cases with p ≤ 0.05, p just above it and stops, at each level
+SEQUENTIAL_PAIRED_SEEDS = {"nominal": 43, "ordinal": 44}
+
+
+@pytest.mark.parametrize("level", ["nominal", "ordinal"])
+def test_the_sequential_paired_test_keeps_every_decision_of_all_p_shuffles(
+    level: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Every difference p ≤ 0.05 of all P = 1000 swaps is the sequential test's, exactly, every other
     p above 0.05; the same seed gives the same p and stops whatever the batches (the swaps are drawn
-    batch by batch)."""
-    rng = np.random.default_rng(43)
+    batch by batch). Nominal swaps reweight the patterns' terms (`_reweighted_null`); ordinal δ
+    depends on each shuffle's totals, so its swaps are summed as they are (`_swaps_null`)."""
+    rng = np.random.default_rng(SEQUENTIAL_PAIRED_SEEDS[level])
     significant, near, stopped = 0, 0, 0
     for seed in range(30):
-        case = leaning_pair(rng, 40, rng.choice([0, 0.1, 0.15, 0.2, 0.3]))
+        case = {**leaning_pair(rng, 40, rng.choice([0, 0.1, 0.15, 0.2, 0.3])), "level": level}
         full = paired_test(case, seed, 1000, stop_at=1001)
         test = paired_test(case, seed, 1000)
         assert_keeps_decisions(full.p_values, test.p_values)
