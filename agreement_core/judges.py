@@ -213,6 +213,12 @@ class AlignmentTests:
     q_values: np.ndarray
     n_shuffles: np.ndarray
 
+    def of_judges(self) -> list["AlignmentTests"]:
+        """Each judge's tests, `(1, references)` each, in the judges' order."""
+        return [
+            AlignmentTests(p[None], q[None], n[None]) for p, q, n in zip(self.p_values, self.q_values, self.n_shuffles)
+        ]
+
 
 def alignment_tests(task: JudgeQuestion, settings: MonteCarloSettings, *, stop_at: int | None = None) -> AlignmentTests:
     """The alignment's permutation p of every judge and group reference (`dimension_test`), and its
@@ -271,7 +277,9 @@ def dimension_test(
         return permuted_alignments(task, rater_values, base_counts, shuffled[shuffles], groups)
 
     def elements_per_shuffle(n_groups: int) -> int:
-        return rater_values.n_labels * n_groups * rater_values.n_units * (1 + len(task.judges))
+        # the groups' and rests' counts and their factors (`alignments_with`); ordinal: per judge too
+        per_set = len(task.judges) + 1 if task.metric.level == "ordinal" else 6
+        return rater_values.n_labels * n_groups * rater_values.n_units * per_set
 
     return resampling.sequential_test(observed, null_of, settings.n_permutations, elements_per_shuffle, stop_at)
 
@@ -280,15 +288,28 @@ def alignments_with(
     judge_counts: np.ndarray, group_counts: np.ndarray, base_counts: np.ndarray, metric: maths.Metric
 ) -> tuple[np.ndarray, np.ndarray]:
     """xRR of every judge with every group and with its rest. `judge_counts` `(labels, judges, units)`,
-    `group_counts` `(labels, ..., groups, units)`: arrays `(..., judges, groups)`."""
-    extra_axes = (1,) * (group_counts.ndim - 3)  # permutations, say
-    judge = judge_counts.reshape(judge_counts.shape[0], *extra_axes, judge_counts.shape[1], 1, judge_counts.shape[2])
-    group = group_counts[..., None, :, :]
-    rest = base_counts.reshape(base_counts.shape[0], *[1] * (group.ndim - 2), -1) - group
-    return (
-        maths.cross_reliability(judge, group, metric).xrr,
-        maths.cross_reliability(judge, rest, metric).xrr,
-    )
+    `group_counts` `(labels, ..., groups, units)`: arrays `(..., judges, groups)`. Where δ is fixed the
+    sums of every judge with every group are matrix products over the units
+    (`maths.cross_sums_of_sets`: a batch of shuffles costs products, not arrays of labels × shuffles
+    × groups × units per judge); ordinal δ depends on each pair's totals and is summed directly."""
+    if metric.level == "ordinal":
+        extra_axes = (1,) * (group_counts.ndim - 3)  # permutations, say
+        judge = judge_counts.reshape(
+            judge_counts.shape[0], *extra_axes, judge_counts.shape[1], 1, judge_counts.shape[2]
+        )
+        group = group_counts[..., None, :, :]
+        rest = base_counts.reshape(base_counts.shape[0], *[1] * (group.ndim - 2), -1) - group
+        return maths.cross_reliability(judge, group, metric).xrr, maths.cross_reliability(judge, rest, metric).xrr
+    n_labels, n_units = group_counts.shape[0], group_counts.shape[-1]
+    groups = group_counts.reshape(n_labels, -1, n_units)  # every (..., group) a set
+    rests = base_counts[:, None, :] - groups
+
+    def with_sets(sets: np.ndarray) -> np.ndarray:
+        xrr = maths.cross_sums_of_sets(judge_counts, sets, metric).figures().xrr  # (judges, sets)
+        by_set = xrr.reshape(judge_counts.shape[1], *group_counts.shape[1:-1])  # (judges, ..., groups)
+        return np.moveaxis(by_set, 0, -2)
+
+    return with_sets(groups), with_sets(rests)
 
 
 def permuted_alignments(
@@ -311,24 +332,38 @@ def judged_question_rows(
     judged: JudgedQuestion, settings: MonteCarloSettings, stored: memo.Memo | None = None
 ) -> pd.DataFrame:
     """Every judge's rows of the question, each judge's from its own task (the rows `stored` holds
-    where they were computed from the same inputs): a judge's figures depend on no other judge."""
-    rows = []
-    for judge in judged.judges:
-        task = judged.task([judge])
-        slot = (judge, *task.question.name)
-        rows.append(
-            memo.rows_of(
-                stored,
-                slot,
-                lambda task=task: inputs_of(task, settings),
-                lambda task=task: question_rows(task, settings),
-            )
+    where they were computed from the same inputs): a judge's figures depend on no other judge. The
+    judges computed share their alignment tests' shuffles, the same for every judge
+    (`dimension_test`): the tests run once for all of them (`alignment_tests`)."""
+    tasks = {judge: judged.task([judge]) for judge in judged.judges}
+    slots = {judge: (judge, *judged.question.name) for judge in tasks}
+    if stored is None:
+        fingerprints, to_compute = {}, list(tasks)
+    else:
+        fingerprints = {judge: memo.fingerprint(inputs_of(task, settings)) for judge, task in tasks.items()}
+        to_compute = [judge for judge in tasks if not stored.holds(slots[judge], fingerprints[judge])]
+    question = judged.question
+    tests = None
+    if to_compute and settings.wants(question.source, question.scope, question.question):
+        together = judged.task(to_compute)
+        tests = dict(zip(together.judges, alignment_tests(together, settings).of_judges()))
+    rows = [
+        memo.marked(
+            stored,
+            slots[judge],
+            fingerprints.get(judge),
+            lambda task=task, judge=judge: question_rows(task, settings, tests and tests[judge]),
         )
+        for judge, task in tasks.items()
+    ]
     return pd.concat(rows, ignore_index=True)
 
 
-def question_rows(task: JudgeQuestion, settings: MonteCarloSettings) -> pd.DataFrame:
-    """One row per (judge, reference) of the question: `COLUMNS` but the fingerprint's."""
+def question_rows(
+    task: JudgeQuestion, settings: MonteCarloSettings, alignment: "AlignmentTests | None" = None
+) -> pd.DataFrame:
+    """One row per (judge, reference) of the question: `COLUMNS` but the fingerprint's. `alignment`:
+    the task's alignment tests where they were run already (with other judges'), else run here."""
     cross = cross_with_references(task)
     n_judges, n_references = cross.xrr.shape
     with_rest = cross_with_rests(task)
@@ -354,7 +389,7 @@ def question_rows(task: JudgeQuestion, settings: MonteCarloSettings) -> pd.DataF
     if settings.wants(question.source, question.scope, question.question):
         low, high = xrr_intervals(task, settings)
         no_interval = np.isnan(cross.xrr) | (cross.n_units < MIN_JUDGE_UNITS)
-        tests = alignment_tests(task, settings)
+        tests = alignment or alignment_tests(task, settings)
         rows = rows.assign(
             xrr_ci_low=np.where(no_interval, np.nan, low).ravel(),
             xrr_ci_high=np.where(no_interval, np.nan, high).ravel(),

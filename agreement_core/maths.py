@@ -342,6 +342,56 @@ class CrossTerms:
         )
 
 
+def cross_sums_of_sets(counts_x: Array, counts_y: Array, metric: Metric) -> CrossSums:
+    """xRR's sums (`CrossSums`) of every X set with every Y set: `counts_x` `(labels, X sets, units)`,
+    `counts_y` `(labels, Y sets, units)`, sums `(X sets, Y sets)` (totals `(labels, X sets, Y sets)`),
+    for δ fixed (not ordinal). Each unit's terms are products of an X-side and a Y-side factor, so
+    every sum is a matrix product over the units, for all pairs of sets at once: the shared units
+    Σ s_x s_y (s: the set gave the unit a value); the values Σ s_x n_x s_y + s_x s_y n_y; the totals
+    Σ x s_y and Σ s_x y; and the disagreement, whose unit term x·Δy (n_x + n_y) / (n_x n_y) is
+    Σ_c x_c (Δy)_c / n_y + Σ_c (x_c / n_x) (Δy)_c, Δ the δ of two labels (`_pair_distances`).
+    The same sums as `CrossTerms`' to float rounding (the order of the additions differs)."""
+    if metric.level == "ordinal":
+        raise ValueError("ordinal δ depends on the totals: its sums are no products of fixed factors")
+    n_labels, n_units = counts_x.shape[0], counts_x.shape[-1]
+    n_x, n_y = metric.n_values(counts_x), metric.n_values(counts_y)  # (sets, units)
+    given_x, given_y = (n_x >= 1).astype(float), (n_y >= 1).astype(float)
+    distances_y = np.einsum("ck,kyu->cyu", _pair_distances(metric), counts_y, optimize=False)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        per_value_x = np.where(given_x > 0, counts_x / np.where(given_x > 0, n_x, 1), 0.0)
+        per_value_y = np.where(given_y > 0, distances_y / np.where(given_y > 0, n_y, 1), 0.0)
+
+    def by_units(left: Array, right: Array) -> Array:
+        """Σ over the last axis (and labels, when both have them first) of every left × right set."""
+        return _as_sets(left) @ _as_sets(right).T
+
+    n_x_sets, n_y_sets = counts_x.shape[1], counts_y.shape[1]
+    totals_x = (counts_x.reshape(-1, n_units) @ given_y.T).reshape(n_labels, n_x_sets, n_y_sets)
+    totals_y = (given_x @ counts_y.reshape(-1, n_units).T).reshape(n_x_sets, n_labels, n_y_sets)
+    return CrossSums(
+        n_units=given_x @ given_y.T,
+        values=(given_x * n_x) @ given_y.T + given_x @ (given_y * n_y).T,
+        totals_x=totals_x,
+        totals_y=totals_y.transpose(1, 0, 2),
+        disagreement=by_units(counts_x, per_value_y) + by_units(per_value_x, distances_y),
+        metric=metric,
+    )
+
+
+def _as_sets(counts: Array) -> Array:
+    """`(labels, sets, units)` as `(sets, labels × units)`."""
+    return counts.transpose(1, 0, 2).reshape(counts.shape[1], -1)
+
+
+def _pair_distances(metric: Metric) -> Array:
+    """Δ, the `(labels, labels)` matrix with x·Δy the summed distance of every (x, y) pair of values:
+    δ itself, or for folded interval counts (n, Σ c, Σ c²) the identity n_a Σ c_b² + n_b Σ c_a² −
+    2 Σ c_a Σ c_b (`_quadratic`)."""
+    if metric.moments:
+        return np.array([[0.0, 0.0, 1.0], [0.0, -2.0, 0.0], [1.0, 0.0, 0.0]])
+    return metric.distances
+
+
 def group_association_index(alpha: Array, xrr: Array) -> Array:
     """GAI = α ÷ xRR; NaN where either is NaN or xRR is 0 within float noise."""
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -170,6 +170,27 @@ def test_xrr_sums_over_two_sets_of_units_add_as_the_sets_do(level: str) -> None:
         ordinal.sums(first) + ordinal.sums(second)
 
 
+@pytest.mark.parametrize("level", ["nominal", "interval", "ratio"])
+def test_xrr_of_every_two_sets_as_matrix_products_is_xrr_set_by_set(level: str) -> None:
+    """`maths.cross_sums_of_sets` (each unit's terms as products of an X-side and a Y-side factor,
+    summed as matrix products) gives every pair of sets the xRR `cross_reliability` gives it, folded
+    interval counts too; ordinal δ depends on the totals and is refused."""
+    rng = np.random.default_rng(17)
+    metric = maths.label_distances(np.array([1.0, 2.0, 4.0, 5.0]), level)
+    x = rng.poisson(0.4, size=(4, 3, 50)).astype(float)  # (labels, X sets, units): some units without a value
+    y = rng.poisson(1.0, size=(4, 6, 50)).astype(float)
+    direct = maths.cross_reliability(x[:, :, None], y[:, None], metric)  # (X sets, Y sets)
+    for counts_x, counts_y, of_level in (
+        (x, y, metric),
+        (metric.condensed(x)[0], metric.condensed(y)[0], metric.condensed(x)[1]),
+    ):
+        by_products = maths.cross_sums_of_sets(counts_x, counts_y, of_level)
+        assert np.array_equal(by_products.n_units, direct.n_units)
+        assert np.allclose(by_products.figures().xrr, direct.xrr, rtol=1e-12, atol=1e-12, equal_nan=True)
+    with pytest.raises(ValueError, match="ordinal"):
+        maths.cross_sums_of_sets(x, y, maths.label_distances(np.arange(1.0, 5.0), "ordinal"))
+
+
 def test_distinct_columns_are_numpys_unique_columns_in_its_order() -> None:
     """The units' patterns (`resampling.distinct_columns`, what every resample reads) are those of
     np.unique over the columns, in the same order, with the same unit numbers and counts."""

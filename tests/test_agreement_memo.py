@@ -112,6 +112,8 @@ def test_a_judge_s_figures_and_fingerprint_do_not_depend_on_the_other_judges() -
     beside = judged(pd.concat([judge_values("judge_a", 1), judge_values("judge_b", 2, range(500, 520))]))
     rows_alone = judges.judged_question_rows(alone, SETTINGS, memo.Memo.of(None, judges.JUDGE_SLOT))
     rows_beside = judges.judged_question_rows(beside, SETTINGS, memo.Memo.of(None, judges.JUDGE_SLOT))
+    # the judges' alignment tests run together (`judges.judged_question_rows`), on another unit axis
+    assert rows_alone["alignment_p"].notna().any()
     of_a = rows_beside[rows_beside["judge"] == "judge_a"].reset_index(drop=True)
     columns = [c for c in rows_alone.columns if c != memo.COMPUTED_AT]
     pd.testing.assert_frame_equal(rows_alone[columns], of_a[columns])
