@@ -296,22 +296,24 @@ def leaning_case(rng: np.random.Generator, n_units: int, share: float) -> dict:
     return case
 
 
+@pytest.mark.parametrize("level", ["nominal", "ordinal"])
 def test_the_sequential_alignment_test_keeps_every_decision_of_all_p_shuffles(
-    monkeypatch: pytest.MonkeyPatch,
+    level: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Every alignment p ≤ 0.05 of all P = 1000 shuffles is the sequential test's, exactly, every
     other p above 0.05 and the q < 0.05 the same; the same seed gives the same p and stops whatever the
-    batches."""
+    batches. Nominal sums are matrix products (`judges.alignments_with`); ordinal ones direct."""
     rng = np.random.default_rng(41)
     significant, near, stopped = 0, 0, 0
     for seed in range(30):
-        task = judge_question(*inputs(leaning_case(rng, 40, rng.choice([0, 0.1, 0.2, 0.3, 0.5]))))
+        case = {**leaning_case(rng, 40, rng.choice([0, 0.1, 0.2, 0.3, 0.5])), "level": level}
+        task = judge_question(*inputs(case))
         settings = MonteCarloSettings(True, seed, 1, 1000, ("*",))
         full = judges.alignment_tests(task, settings, stop_at=1001)
         tests = judges.alignment_tests(task, settings)
         assert_keeps_decisions(full.p_values, tests.p_values, full.q_values, tests.q_values)
         with monkeypatch.context() as patched:
-            patched.setattr(resampling, "BATCH_ELEMENTS", 2_000)  # a few shuffles a batch
+            patched.setattr(resampling, "BATCH_ELEMENTS", 6_000)  # a few shuffles a batch
             small = judges.alignment_tests(task, settings)
         assert np.array_equal(small.p_values, tests.p_values, equal_nan=True)
         assert np.array_equal(small.n_shuffles, tests.n_shuffles)
