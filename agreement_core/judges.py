@@ -360,7 +360,7 @@ def judged_question_rows(
 
 
 def question_rows(
-    task: JudgeQuestion, settings: MonteCarloSettings, alignment: "AlignmentTests | None" = None
+    task: JudgeQuestion, settings: MonteCarloSettings, alignment: AlignmentTests | None = None
 ) -> pd.DataFrame:
     """One row per (judge, reference) of the question: `COLUMNS` but the fingerprint's. `alignment`:
     the task's alignment tests where they were run already (with other judges'), else run here."""

@@ -292,6 +292,8 @@ class CrossTerms:
     counts_x: Array
     counts_y: Array
     metric: Metric
+    n_x: Array  # (..., units): how many values X gave each unit
+    n_y: Array
     shared: Array  # (..., units): both X and Y gave the unit a value
     disagreement: Array | None  # (..., units): mean (x, y) distance × |X_u| + |Y_u|; None for ordinal
 
@@ -299,22 +301,21 @@ class CrossTerms:
     def of(cls, counts_x: Array, counts_y: Array, metric: Metric) -> "CrossTerms":
         counts_x = np.asarray(counts_x, dtype=float)
         counts_y = np.asarray(counts_y, dtype=float)
-        shared = (metric.n_values(counts_x) >= 1) & (metric.n_values(counts_y) >= 1)
-        terms = cls(counts_x, counts_y, metric, shared, None)
+        n_x, n_y = metric.n_values(counts_x), metric.n_values(counts_y)
+        terms = cls(counts_x, counts_y, metric, n_x, n_y, (n_x >= 1) & (n_y >= 1), None)
         if metric.level != "ordinal":
             terms.disagreement = terms.unit_disagreement(metric)
         return terms
 
     def unit_disagreement(self, metric: Metric) -> Array:
         """Each shared unit's mean (x, y) distance under δ `metric`, times its values (0 elsewhere)."""
-        n_x, n_y = self.metric.n_values(self.counts_x), self.metric.n_values(self.counts_y)
         cross = _quadratic(self.counts_x, metric, self.counts_y)
         with np.errstate(divide="ignore", invalid="ignore"):
-            mean_cross = np.where(self.shared, cross / np.where(self.shared, n_x * n_y, 1), 0.0)
-        return mean_cross * (n_x + n_y)
+            mean_cross = np.where(self.shared, cross / np.where(self.shared, self.n_x * self.n_y, 1), 0.0)
+        return mean_cross * (self.n_x + self.n_y)
 
     def shared_values(self) -> Array:
-        return self.shared * (self.metric.n_values(self.counts_x) + self.metric.n_values(self.counts_y))
+        return self.shared * (self.n_x + self.n_y)
 
     def per_unit(self) -> CrossSums:
         """Each unit's terms of the sums (the unit axis last); δ fixed only."""
