@@ -5,7 +5,8 @@
 
 DATABASE is a warehouse as `dwh ingest` leaves it (it is not changed: the work happens on a
 copy). BUILT is a warehouse that `dwh build` finished from the same manifest: the seeds' tables
-are copied from it untimed (dbt loads them from CSV in a fraction of a second). Then, in one
+are copied from it untimed (dbt loads them from CSV in a fraction of a second), and so are the
+Python models' (the Monte Carlo, which is no SQL: the floor is the SQL's). Then, in one
 connection and one statement at a time, every model's compiled SQL replaces its table or view
 (upstream first, as dbt orders them) and every data test's compiled SQL is counted, as dbt does.
 What this does not do is dbt's own work: start-up, parsing, the graph, the adapter's
@@ -57,14 +58,25 @@ def is_agreement_model(node: dict) -> bool:
     return node["name"].startswith("int_agreement__") or node["name"] in AGREEMENT_MARTS
 
 
+def is_python_model(node: dict) -> bool:
+    return node["resource_type"] == "model" and node.get("language") == "python"
+
+
 def build_order(manifest_path: Path, only_agreement: bool) -> tuple[list[Node], list[tuple[str, str]]]:
-    """(the models then the tests, upstream first; the (schema, name) of every seed)."""
+    """(the SQL models then the tests, upstream first; the (schema, name) of every relation taken
+    from the finished build: the seeds and the Python models)."""
     nodes = json.loads(manifest_path.read_text())["nodes"]
-    seeds = [(node["schema"], node["name"]) for node in nodes.values() if node["resource_type"] == "seed"]
+    copied = [
+        (node["schema"], node["name"])
+        for node in nodes.values()
+        if node["resource_type"] == "seed" or is_python_model(node)
+    ]
     models = {
         node_id: node
         for node_id, node in nodes.items()
-        if node["resource_type"] == "model" and (not only_agreement or is_agreement_model(node))
+        if node["resource_type"] == "model"
+        and not is_python_model(node)
+        and (not only_agreement or is_agreement_model(node))
     }
     missing = [node["name"] for node in models.values() if not node.get("compiled_code")]
     if missing:
@@ -82,13 +94,13 @@ def build_order(manifest_path: Path, only_agreement: bool) -> tuple[list[Node], 
             for node in nodes.values()
             if node["resource_type"] == "test" and node.get("compiled_code")
         ]
-    return ordered, seeds
+    return ordered, copied
 
 
-def copy_seeds(con: duckdb.DuckDBPyConnection, built: Path, seeds: list[tuple[str, str]]) -> None:
-    """The seeds' tables as the finished build left them (untimed)."""
+def copy_built(con: duckdb.DuckDBPyConnection, built: Path, relations: list[tuple[str, str]]) -> None:
+    """The seeds' and the Python models' tables as the finished build left them (untimed)."""
     con.execute(f"attach '{built}' as finished_build (read_only)")
-    for schema, name in seeds:
+    for schema, name in relations:
         con.execute(f'create schema if not exists "{schema}"')
         con.execute(f'create or replace table "{schema}"."{name}" as select * from finished_build."{schema}"."{name}"')
     con.execute("detach finished_build")
@@ -110,14 +122,14 @@ def run_node(con: duckdb.DuckDBPyConnection, node: Node) -> None:
     con.execute(f'create {node.kind} "{node.schema}"."{node.name}" as {node.sql}')
 
 
-def time_nodes(database: Path, built: Path, nodes: list[Node], seeds: list[tuple[str, str]]) -> dict[str, float]:
+def time_nodes(database: Path, built: Path, nodes: list[Node], copied: list[tuple[str, str]]) -> dict[str, float]:
     """Wall seconds of every node, run one after the other on a scratch copy of `database`."""
     seconds = {}
     with tempfile.TemporaryDirectory(dir=database.parent) as scratch:
         copy = Path(scratch) / "warehouse.duckdb"  # the compiled SQL names schema and relation, no catalog
         shutil.copyfile(database, copy)
         con = duckdb.connect(str(copy))
-        copy_seeds(con, built, seeds)
+        copy_built(con, built, copied)
         for node in nodes:
             started = time.perf_counter()
             run_node(con, node)
@@ -129,17 +141,19 @@ def time_nodes(database: Path, built: Path, nodes: list[Node], seeds: list[tuple
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("database", type=Path, help="a warehouse as `dwh ingest` left it")
-    parser.add_argument("--built", type=Path, required=True, help="a warehouse `dwh build` finished (for the seeds)")
+    parser.add_argument(
+        "--built", type=Path, required=True, help="a warehouse `dwh build` finished (its seeds and Python models)"
+    )
     parser.add_argument("--manifest", type=Path, default=Path("target") / "manifest.json")
     parser.add_argument("--only", choices=["agreement"], help="time only the agreement models")
     parser.add_argument("--runs", type=int, default=1, help="runs on fresh copies; medians are shown")
     parser.add_argument("--top", type=int, default=25, help="how many of the slowest nodes to list")
     parser.add_argument("--json", type=Path, help="write {models_s, tests_s, total_s} (medians) here")
     args = parser.parse_args(argv)
-    nodes, seeds = build_order(args.manifest, args.only == "agreement")
+    nodes, copied = build_order(args.manifest, args.only == "agreement")
     # the agreement models alone read the marts and intermediate models the build made
     start = args.built if args.only == "agreement" else args.database
-    runs = [time_nodes(start, args.built, nodes, seeds) for _ in range(args.runs)]
+    runs = [time_nodes(start, args.built, nodes, copied) for _ in range(args.runs)]
     medians = {name: statistics.median(run[name] for run in runs) for name in runs[0]}
     print(f"{'node':60s} {'wall s':>7s}")
     for name, seconds in sorted(medians.items(), key=lambda item: -item[1])[: args.top]:

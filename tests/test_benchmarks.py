@@ -227,13 +227,15 @@ def test_failed_run_is_recorded_not_raised(tmp_path: Path) -> None:
 
 def test_build_floor_runs_every_model_and_test_in_dependency_order(tmp_path: Path) -> None:
     """build_floor.py rebuilds a model's table from its compiled SQL on a copy, upstream first, runs the
-    tests, takes the seeds from the built warehouse and leaves the ingested database as it was."""
+    tests, takes the seeds and the Python models' tables (no SQL to run) from the built warehouse and
+    leaves the ingested database as it was."""
     floor = load_module("build_floor")
     ingested, built = tmp_path / "ingested.duckdb", tmp_path / "built.duckdb"
     with duckdb.connect(str(ingested)) as con:
         con.execute("create schema raw; create table raw.numbers as select range as n from range(10)")
     with duckdb.connect(str(built)) as con:
         con.execute("create schema reference; create table reference.labels as select 1 as n, 'one' as label")
+        con.execute("create schema intermediate; create table intermediate.figures as select 7 as n, 0.5 as figure")
     nodes = {
         # listed downstream first: the order must come from depends_on
         "model.p.big_numbers": {
@@ -253,6 +255,23 @@ def test_build_floor_runs_every_model_and_test_in_dependency_order(tmp_path: Pat
             "compiled_code": "select n, label from raw.numbers left join reference.labels using (n)",
         },
         "seed.p.labels": {"resource_type": "seed", "name": "labels", "schema": "reference"},
+        "model.p.figures": {
+            "resource_type": "model",
+            "language": "python",
+            "name": "figures",
+            "schema": "intermediate",
+            "config": {"materialized": "table"},
+            "depends_on": {"nodes": ["model.p.numbers"]},
+            "compiled_code": "def model(dbt, session):\n    return dbt.ref('numbers').df()\n",
+        },
+        "model.p.figured_numbers": {
+            "resource_type": "model",
+            "name": "figured_numbers",
+            "schema": "marts",
+            "config": {"materialized": "table"},
+            "depends_on": {"nodes": ["model.p.figures", "model.p.big_numbers"]},
+            "compiled_code": "select n, figure from marts.big_numbers join intermediate.figures using (n)",
+        },
         "test.p.no_negative": {
             "resource_type": "test",
             "name": "no_negative",
@@ -261,11 +280,11 @@ def test_build_floor_runs_every_model_and_test_in_dependency_order(tmp_path: Pat
     }
     manifest = tmp_path / "manifest.json"
     manifest.write_text(json.dumps({"nodes": nodes}))
-    ordered, seeds = floor.build_order(manifest, only_agreement=False)
-    assert [node.name for node in ordered] == ["numbers", "big_numbers", "no_negative"]
-    assert seeds == [("reference", "labels")]
-    seconds = floor.time_nodes(ingested, built, ordered, seeds)
-    assert set(seconds) == {"table numbers", "view big_numbers", "test no_negative"}
+    ordered, copied = floor.build_order(manifest, only_agreement=False)
+    assert [node.name for node in ordered] == ["numbers", "big_numbers", "figured_numbers", "no_negative"]
+    assert sorted(copied) == [("intermediate", "figures"), ("reference", "labels")]
+    seconds = floor.time_nodes(ingested, built, ordered, copied)
+    assert set(seconds) == {"table numbers", "view big_numbers", "table figured_numbers", "test no_negative"}
     assert (
         floor.main(
             [str(ingested), "--built", str(built), "--manifest", str(manifest), "--json", str(tmp_path / "floor.json")]
