@@ -87,7 +87,8 @@ browser:
 docs: install
 	@$(DWH) docs
 
-# The four ingest paths at scale 1 and 10, each run 3 times; writes BENCHMARKS.md (takes a while).
+# Every path at scale 1 and 10 (the twenty judges' at scale 1 only), each run 3 times; writes BENCHMARKS.md
+# (hours: a scale-10 build takes about 6.5 minutes, the twenty judges' build at scale 1 about 8.5).
 bench: install
 	$(BIN)/python benchmarks/run_benchmarks.py --scales 1 10 --runs 3 --data-dir benchmarks/data --output BENCHMARKS.md
 

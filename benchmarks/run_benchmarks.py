@@ -60,6 +60,9 @@ NEEDS_A_BUILD = (
 )
 # the judge paths: this many judges, each judging every unit of the three datasets (bench_judges.py)
 BENCH_JUDGES = 20
+# the paths of the twenty judges, which run at scale 1 only unless `--paths` names them: at scale 1
+# their build takes about 8 minutes a run, at scale 10 it would take hours
+TWENTY_JUDGE_PATHS = ("judges_ingest", "build_with_judges")
 REDIAL_ZIP = Path("redial") / "redial_dataset.zip"
 JUDGES_DIR = "bench-judges"  # in the scale's work folder
 DATASETS_DIR = "bench-datasets"  # the recipes' dataset folders, in the scale's work folder
@@ -776,6 +779,18 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return args
 
 
+def paths_at(scale: int, paths: list[BenchPath], named: bool) -> list[BenchPath]:
+    """The paths to run at `scale`: all of them, but the twenty judges' above scale 1 when no
+    `--paths` named them (said on stderr)."""
+    if named or scale == 1:
+        return paths
+    left_out = [path for path in paths if path.key in TWENTY_JUDGE_PATHS]
+    if left_out:
+        labels = ", ".join(path.label.split(" ", 1)[0] for path in left_out)
+        log(f"scale {scale}: {labels} left out (the twenty judges run at scale 1 unless --paths names them)")
+    return [path for path in paths if path not in left_out]
+
+
 def main(argv: list[str] | None = None) -> int:
     """Write the samples, run every path at every scale, write the markdown; 1 if any run failed."""
     argv = sys.argv[1:] if argv is None else argv
@@ -798,7 +813,7 @@ def main(argv: list[str] | None = None) -> int:
         sample_dir = ensure_sample(data_dir, scale, args.seed, timed_sample)
         sizes.append(f"scale {scale}: {tree_bytes(sample_dir) / 1024**2:.0f} MiB")
         results += [timed_sample] if timed_sample else []
-        results += bench_scale(scale, sample_dir, data_dir, paths, args.runs)
+        results += bench_scale(scale, sample_dir, data_dir, paths_at(scale, paths, named=bool(args.paths)), args.runs)
         timings = time_analyst_queries(scale, data_dir, args.runs)
         if timings:
             analyst[scale] = timings

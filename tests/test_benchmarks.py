@@ -181,6 +181,18 @@ def sample_results(bench: ModuleType) -> list:
     ]
 
 
+def test_the_twenty_judges_run_at_scale_1_unless_their_paths_are_named(capsys: pytest.CaptureFixture) -> None:
+    bench = load_module("run_benchmarks")
+    paths = bench.all_paths()
+    judges = [path.key for path in paths if path.key in ("judges_ingest", "build_with_judges")]
+    assert len(judges) == 2
+    assert bench.paths_at(1, paths, named=False) == paths
+    at_ten = [path.key for path in bench.paths_at(10, paths, named=False)]
+    assert at_ten == [path.key for path in paths if path.key not in judges]
+    assert "(f), (g) left out" in capsys.readouterr().err
+    assert bench.paths_at(10, paths, named=True) == paths
+
+
 def test_markdown_table_rows_and_ratios() -> None:
     bench = load_module("run_benchmarks")
     section = bench.render_section(sample_results(bench), [1, 10], {"date": "today", "command": "python x"})
