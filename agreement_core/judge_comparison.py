@@ -269,14 +269,11 @@ def judged_question_rows(
     holds where they were computed from the same inputs): a pair's figures depend on no other judge.
     The pairs computed share their paired bootstrap (`PairedBootstrap`)."""
     tasks = {(*pair, *judged.question.name): judged.task(pair) for pair in combinations(judged.judges, 2)}
-    if stored is None:
-        fingerprints, to_compute = {}, list(tasks.values())
-    else:
-        fingerprints = {slot: memo.fingerprint(inputs_of(task, settings)) for slot, task in tasks.items()}
-        to_compute = [task for slot, task in tasks.items() if not stored.holds(slot, fingerprints[slot])]
+    inputs = {slot: lambda task=task: inputs_of(task, settings) for slot, task in tasks.items()}
+    fingerprints, stale = memo.stale_slots(stored, inputs)
     question = judged.question
     wanted = settings.wants(question.source, question.scope, question.question)
-    bootstrap = PairedBootstrap.of(to_compute, settings) if wanted else None
+    bootstrap = PairedBootstrap.of([tasks[slot] for slot in stale], settings) if wanted else None
     return [
         memo.marked(stored, slot, fingerprints.get(slot), lambda task=task: pair_rows(task, settings, bootstrap))
         for slot, task in tasks.items()

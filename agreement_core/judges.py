@@ -335,26 +335,22 @@ def judged_question_rows(
     where they were computed from the same inputs): a judge's figures depend on no other judge. The
     judges computed share their alignment tests' shuffles, the same for every judge
     (`dimension_test`): the tests run once for all of them (`alignment_tests`)."""
-    tasks = {judge: judged.task([judge]) for judge in judged.judges}
-    slots = {judge: (judge, *judged.question.name) for judge in tasks}
-    if stored is None:
-        fingerprints, to_compute = {}, list(tasks)
-    else:
-        fingerprints = {judge: memo.fingerprint(inputs_of(task, settings)) for judge, task in tasks.items()}
-        to_compute = [judge for judge in tasks if not stored.holds(slots[judge], fingerprints[judge])]
+    tasks = {(judge, *judged.question.name): judged.task([judge]) for judge in judged.judges}  # slot: task
+    inputs = {slot: lambda task=task: inputs_of(task, settings) for slot, task in tasks.items()}
+    fingerprints, stale = memo.stale_slots(stored, inputs)
     question = judged.question
     tests = None
-    if to_compute and settings.wants(question.source, question.scope, question.question):
-        together = judged.task(to_compute)
+    if stale and settings.wants(question.source, question.scope, question.question):
+        together = judged.task([judge for judge, *_ in stale])
         tests = dict(zip(together.judges, alignment_tests(together, settings).of_judges()))
     rows = [
         memo.marked(
             stored,
-            slots[judge],
-            fingerprints.get(judge),
-            lambda task=task, judge=judge: question_rows(task, settings, tests and tests[judge]),
+            slot,
+            fingerprints.get(slot),
+            lambda task=task, judge=slot[0]: question_rows(task, settings, tests and tests[judge]),
         )
-        for judge, task in tasks.items()
+        for slot, task in tasks.items()
     ]
     return pd.concat(rows, ignore_index=True)
 

@@ -104,6 +104,18 @@ def rows_of(
     return marked(stored, slot, None if stored is None else fingerprint(inputs()), compute)
 
 
+def stale_slots(
+    stored: Memo | None, inputs: dict[tuple, Callable[[], list[object]]]
+) -> tuple[dict[tuple, str], list[tuple]]:
+    """Each slot's fingerprint of `inputs[slot]()` and the slots whose rows must be computed: without
+    a memo every slot (no fingerprint taken), else those `stored` does not hold under theirs. For a
+    model whose slots computed together share work (`marked` then takes each slot's rows)."""
+    if stored is None:
+        return {}, list(inputs)
+    fingerprints = {slot: fingerprint(inputs_of()) for slot, inputs_of in inputs.items()}
+    return fingerprints, [slot for slot, taken in fingerprints.items() if not stored.holds(slot, taken)]
+
+
 def marked(
     stored: Memo | None, slot: tuple, inputs_fingerprint: str | None, compute: Callable[[], pd.DataFrame]
 ) -> pd.DataFrame:

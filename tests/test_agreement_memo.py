@@ -95,6 +95,22 @@ def test_stored_rows_are_reused_only_under_their_fingerprint() -> None:
     assert (again["alpha"] != -5.0).all() and (again[memo.FINGERPRINT] != first[memo.FINGERPRINT]).all()
 
 
+def test_the_stale_slots_are_every_slot_without_a_memo_and_those_it_does_not_hold_with_one() -> None:
+    taken = []
+
+    def inputs(value: int) -> list[object]:
+        taken.append(value)
+        return [np.arange(value)]
+
+    slots = {("a",): lambda: inputs(1), ("b",): lambda: inputs(2), ("c",): lambda: inputs(3)}
+    assert memo.stale_slots(None, slots) == ({}, [("a",), ("b",), ("c",)])
+    assert taken == []  # no memo: no fingerprint taken
+    held = pd.DataFrame({"slot": ["a", "b"], memo.FINGERPRINT: [memo.fingerprint([np.arange(1)]), "other"]})
+    fingerprints, stale = memo.stale_slots(memo.Memo.of(held, ["slot"]), slots)
+    assert stale == [("b",), ("c",)]
+    assert fingerprints == {slot: memo.fingerprint(of()) for slot, of in slots.items()}
+
+
 def judged(judge_values: pd.DataFrame) -> JudgedQuestion:
     """DICES-like references (every rater on every unit, genders) and the given judges' values."""
     values = values_frame(seed=5)
