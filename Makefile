@@ -33,8 +33,9 @@ demo: install
 test: install browser
 	$(MAKE) -j2 pytest-all lint
 
+# The tests' numerics run as the build's: `dwh build` runs dbt with one BLAS thread (agreement_core/parallel.py).
 pytest-all: install
-	$(BIN)/python -m pytest -n 2 --dist loadfile --durations=10
+	OPENBLAS_NUM_THREADS=1 $(BIN)/python -m pytest -n 2 --dist loadfile --durations=10
 
 # The property tests with fresh random examples, shrunk when they fail (make test runs them derandomized:
 # the same examples each run). A failure here is a finding: keep its case as an @example.
@@ -47,7 +48,7 @@ test-fast: install
 	$(MAKE) -j2 --output-sync=target pytest-fast unit-tests-dbt lint-python
 
 pytest-fast: install
-	$(BIN)/python -m pytest -q -m "not slow and not browser"
+	OPENBLAS_NUM_THREADS=1 $(BIN)/python -m pytest -q -m "not slow and not browser"
 
 # dbt's unit tests need their models' parents to exist, not to hold data: they are built empty
 # (`--empty`) in a scratch warehouse that holds the raw tables, no rows.

@@ -9,7 +9,11 @@ early; the bootstrap interval covers the population's α about 95% of the time. 
 directly on generated numpy arrays (fast); the last ones read one built sample warehouse.
 """
 
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import duckdb
 import numpy as np
@@ -19,9 +23,8 @@ import scipy.stats
 from krippendorff import alpha as package_alpha
 
 from agreement_core import maths, resampling
-from agreement_core.group_figures import QuestionValues, as_result, question_rows, questions_of
-from agreement_core.settings import MonteCarloSettings
 from tests import agreement_reference as reference
+from tests import monte_carlo_rerun
 from tests.helpers import BuiltWarehouse
 
 NOMINAL_3 = maths.label_distances(np.arange(3), "nominal")
@@ -340,53 +343,38 @@ def test_the_marts_monte_carlo_columns_keep_their_promises(sample_warehouse: duc
     assert agreement.loc[agreement["group_dimension"] == "all", ["alpha_p", "xrr_p", "gai_p"]].isna().all().all()
 
 
-MONTE_CARLO_COLUMNS = [
-    "group_dimension",
-    "group_value",
-    "alpha_ci_low",
-    "alpha_ci_high",
-    "alpha_p",
-    "xrr_p",
-    "gai_p",
-    "gai_q",
-]
+def rerun_monte_carlo(db_path: Path, seed: int, tmp_path: Path, blas_threads: int) -> pd.DataFrame:
+    """The build's Monte Carlo of DICES 350's Q_overall computed again, in a process whose BLAS runs
+    `blas_threads` threads (tests/monte_carlo_rerun.py)."""
+    out = tmp_path / f"rerun-{seed}-{blas_threads}.parquet"
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": str(blas_threads), "OMP_NUM_THREADS": str(blas_threads)}
+    subprocess.run(
+        [sys.executable, "-m", "tests.monte_carlo_rerun", str(db_path), str(seed), str(out)],
+        check=True,
+        env=env,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
+    return pd.read_parquet(out).astype({"group_dimension": object, "group_value": object})
 
 
-def rerun_monte_carlo(con: duckdb.DuckDBPyConnection, seed: int) -> pd.DataFrame:
-    """`int_agreement__group_figures`' computation of DICES 350's Q_overall again, on the built
-    warehouse's own tables: its Monte Carlo columns."""
-    questions = questions_of(
-        frame(con, "select * from intermediate.int_agreement__questions"),
-        frame(con, "select * from reference.judgement_labels"),
-    )
-    (question,) = [q for q in questions.values() if q.name == ("dices", "350", "safety", "Q_overall")]
-    values = frame(
-        con,
-        f"""select v.* from intermediate.int_agreement__values v join intermediate.int_agreement__units u
-            using (unit_id) where u.question_id = {question.question_id}""",
-    )
-    groups = frame(
-        con, "select group_id, group_dimension, group_value, rater_id from intermediate.int_agreement__rater_groups"
-    )
-    settings = MonteCarloSettings(True, seed, 1000, 1000, ("*",))
-    figures = as_result([question_rows(QuestionValues.of(question, values), groups, settings)])
-    # the model's names come back from DuckDB as object columns
-    figures = figures.astype({"group_dimension": object, "group_value": object})
-    return figures[MONTE_CARLO_COLUMNS].sort_values(["group_dimension", "group_value"]).reset_index(drop=True)
+def assert_same_figures_and_decisions(built: pd.DataFrame, again: pd.DataFrame) -> None:
+    """The contract's promise for one seed: equal to 1e-12 (the last bits may follow the BLAS's
+    order of summing), and every decision at 0.05 the same."""
+    pd.testing.assert_frame_equal(built, again, check_exact=False, rtol=1e-12, atol=1e-12)
+    for column in ("alpha_p", "xrr_p", "gai_p"):
+        assert ((built[column] <= 0.05) == (again[column] <= 0.05)).all(), column
+    assert ((built["gai_q"] < 0.05) == (again["gai_q"] < 0.05)).all()
 
 
 def test_the_same_seed_rebuilds_the_marts_figures_and_another_seed_stays_within_their_error(
-    sample_warehouse: duckdb.DuckDBPyConnection,
+    sample_build: BuiltWarehouse, sample_warehouse: duckdb.DuckDBPyConnection, tmp_path: Path
 ) -> None:
-    built = frame(
-        sample_warehouse,
-        f"""select {", ".join(MONTE_CARLO_COLUMNS)} from intermediate.int_agreement__group_figures
-           where source = 'dices' and scope = '350' and question = 'Q_overall'
-           order by group_dimension, group_value""",
-    ).reset_index(drop=True)
-    again = rerun_monte_carlo(sample_warehouse, 20240601)
-    pd.testing.assert_frame_equal(built, again, check_exact=True)
-    other = rerun_monte_carlo(sample_warehouse, 7)
+    built = monte_carlo_rerun.built_figures(sample_warehouse)
+    # the build's BLAS runs one thread (dwh build); the same seed with one and with two gives the same figures
+    for blas_threads in (1, 2):
+        again = rerun_monte_carlo(sample_build.db_path, 20240601, tmp_path, blas_threads)
+        assert_same_figures_and_decisions(built, again)
+    other = rerun_monte_carlo(sample_build.db_path, 7, tmp_path, 1)
     assert built["alpha_ci_low"].notna().sum() >= 20
     assert (built["alpha_ci_low"].isna() == other["alpha_ci_low"].isna()).all()
     with_interval = built["alpha_ci_low"].notna()
@@ -398,6 +386,28 @@ def test_the_same_seed_rebuilds_the_marts_figures_and_another_seed_stays_within_
         p, p_other = built[column].to_numpy(), other[column].to_numpy()
         present = ~np.isnan(p)
         assert within_monte_carlo_error(p[present], p_other[present], 1000).all(), column
+
+
+def test_figures_a_last_bit_apart_are_the_same_figures_but_another_draw_is_not() -> None:
+    """The comparison above is no wider than the promise: it takes the BLAS's last bits, never a moved
+    figure or a changed decision."""
+    built = pd.DataFrame(
+        {
+            "group_dimension": ["gender"],
+            "group_value": ["Man"],
+            "alpha_ci_low": [0.09111296194458877],
+            "alpha_ci_high": [0.2],
+            "alpha_p": [0.04],
+            "xrr_p": [0.5],
+            "gai_p": [0.05],
+            "gai_q": [0.049],
+        }
+    )
+    last_bits = built.assign(alpha_ci_low=0.091112961944589)
+    assert_same_figures_and_decisions(built, last_bits)
+    for moved in (built.assign(alpha_ci_low=0.0911130), built.assign(gai_p=0.0500001)):
+        with pytest.raises(AssertionError):
+            assert_same_figures_and_decisions(built, moved)
 
 
 # ------------------------------------------------------------------- deterministic figures, exact
