@@ -20,9 +20,9 @@ keyed as (
 
 ),
 
-judged_units as (
+units as (
 
-    select * from {{ ref('int_agreement__judged_units') }}
+    select * from {{ ref('int_agreement__units') }}
 
 ),
 
@@ -36,11 +36,11 @@ reached as (
 
     select distinct
         keyed.judge,
-        judged_units.dialogue_key,
+        units.dialogue_key,
         questions.question,
-        judged_units.movie_id
+        units.movie_id
     from keyed
-    inner join judged_units on keyed.unit_id = judged_units.unit_id
+    inner join units on keyed.unit_id = units.unit_id
     inner join questions on keyed.question_id = questions.question_id
 
 ),

@@ -30,18 +30,15 @@ def model(dbt, session):
     )
     stored = memo.Memo.of(memo.stored_rows(dbt, session), SLOT)
     settings = MonteCarloSettings.from_frame(dbt.ref("int_agreement__settings").df())
-    units = dbt.ref("int_agreement__units")
     values = dbt.ref("int_agreement__values")
     groups = dbt.ref("int_agreement__rater_groups").project("group_id, group_dimension, group_value, rater_id").df()
     questions = questions_of(dbt.ref("int_agreement__questions").df(), dbt.ref("int_agreement__judgement_labels").df())
-    # a question's units are numbered in one run (int_agreement__judged_units): its values are a range
-    unit_ranges = units.aggregate("question_id, min(unit_id), max(unit_id)", "question_id").order("question_id")
+    question_ids = values.aggregate("question_id", "question_id").order("question_id")
 
     def values_of_each_question() -> Iterator[QuestionValues]:
-        for question_id, first_unit, last_unit in unit_ranges.fetchall():
-            of_question = values.filter(f"unit_id between {first_unit} and {last_unit}").df()
-            if len(of_question):
-                yield QuestionValues.of(questions[question_id], of_question)
+        for (question_id,) in question_ids.fetchall():
+            of_question = values.filter(f"question_id = {question_id}").project("unit_id, rater_id, value_code").df()
+            yield QuestionValues.of(questions[question_id], of_question)
 
     rows = ordered_map(lambda each: question_rows(each, groups, settings, stored), values_of_each_question())
     return as_result(list(rows))

@@ -3,15 +3,10 @@
 -- the group's raters gave the question a value, and how many the exclusions seed leaves out.
 with
 
-first_judgements as (
+judgements as (
 
-    select * from {{ ref('int_agreement__first_judgements') }}
-
-),
-
-judged_units as (
-
-    select * from {{ ref('int_agreement__judged_units') }}
+    select * from {{ ref('int_agreement__judgements') }}
+    where is_first
 
 ),
 
@@ -19,12 +14,6 @@ questions as (
 
     select * from {{ ref('int_agreement__questions') }}
     where several_raters_per_unit
-
-),
-
-raters as (
-
-    select * from {{ ref('int_agreement__raters') }}
 
 ),
 
@@ -40,14 +29,13 @@ rater_questions as (
         questions.question_id,
         questions.source,
         questions.scope,
-        raters.rater_id,
-        raters.is_excluded,
-        count(first_judgements.value_code) > 0 as gave_a_value
-    from first_judgements
-    inner join judged_units on first_judgements.unit_id = judged_units.unit_id
-    inner join questions on judged_units.question_id = questions.question_id
-    inner join raters on first_judgements.rater_id = raters.rater_id
-    group by questions.question_id, questions.source, questions.scope, raters.rater_id, raters.is_excluded
+        judgements.rater_id,
+        judgements.is_excluded,
+        count(judgements.value_code) > 0 as gave_a_value
+    from judgements
+    inner join questions on judgements.question_id = questions.question_id
+    where judgements.rater_id is not null
+    group by questions.question_id, questions.source, questions.scope, judgements.rater_id, judgements.is_excluded
 
 ),
 

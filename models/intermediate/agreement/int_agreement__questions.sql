@@ -1,6 +1,7 @@
 -- One row per question of a scope (source, scope, rating kind, question) that has judgements,
--- numbered: the grain of `agreement`. What the figures need to know about the question comes
--- from the `judgement_questions` seed; K is the number of its labels that are values.
+-- with the number `int_agreement__judgements` gave it: the grain of `agreement`. What the figures
+-- need to know about the question comes from the `judgement_questions` seed; K is the number of
+-- its labels that are values.
 with
 
 judgements as (
@@ -24,6 +25,7 @@ judgement_labels as (
 scoped_questions as (
 
     select distinct
+        question_id,
         source,
         scope,
         rating_kind,
@@ -45,13 +47,7 @@ label_set_sizes as (
 final as (
 
     select
-        cast(row_number() over (
-            order by
-                scoped_questions.source,
-                scoped_questions.scope,
-                scoped_questions.rating_kind,
-                scoped_questions.question
-        ) as integer) as question_id,
+        scoped_questions.question_id,
         scoped_questions.source,
         scoped_questions.scope,
         scoped_questions.rating_kind,

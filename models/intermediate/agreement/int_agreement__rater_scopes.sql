@@ -12,26 +12,14 @@ judgements as (
 
 first_judgements as (
 
-    select * from {{ ref('int_agreement__first_judgements') }}
-    where value_code is not null
-
-),
-
-judged_units as (
-
-    select * from {{ ref('int_agreement__judged_units') }}
+    select * from judgements
+    where is_first and value_code is not null and rater_id is not null
 
 ),
 
 questions as (
 
     select * from {{ ref('int_agreement__questions') }}
-
-),
-
-raters as (
-
-    select * from {{ ref('int_agreement__raters') }}
 
 ),
 
@@ -53,20 +41,18 @@ first_answers as (
     select
         questions.source,
         questions.scope,
-        raters.rater_key,
-        count(distinct judged_units.dialogue_key) as n_items,
+        first_judgements.rater_key,
+        count(distinct first_judgements.dialogue_key) as n_items,
         count(*) filter (where judgement_labels.is_unsure) as n_unsure,
         count(*) filter (where label_sets_with_unsure.label_set is not null) as n_answers_that_could_be_unsure
     from first_judgements
-    inner join judged_units on first_judgements.unit_id = judged_units.unit_id
-    inner join questions on judged_units.question_id = questions.question_id
-    inner join raters on first_judgements.rater_id = raters.rater_id
+    inner join questions on first_judgements.question_id = questions.question_id
     inner join judgement_labels
         on
             questions.label_set = judgement_labels.label_set
             and first_judgements.value_code = judgement_labels.value_code
     left join label_sets_with_unsure on questions.label_set = label_sets_with_unsure.label_set
-    group by questions.source, questions.scope, raters.rater_key
+    group by questions.source, questions.scope, first_judgements.rater_key
 
 ),
 

@@ -6,16 +6,10 @@
 -- Pearson on their ranks, tied scores sharing their mean rank.
 with
 
-first_judgements as (
+judgements as (
 
-    select * from {{ ref('int_agreement__first_judgements') }}
-    where value_code is not null
-
-),
-
-judged_units as (
-
-    select * from {{ ref('int_agreement__judged_units') }}
+    select * from {{ ref('int_agreement__judgements') }}
+    where is_first and value_code is not null and not is_excluded
 
 ),
 
@@ -26,28 +20,19 @@ questions as (
 
 ),
 
-raters as (
-
-    select * from {{ ref('int_agreement__raters') }}
-    where not is_excluded
-
-),
-
 -- value codes are the scores of an interval question
 dialogue_scores as (
 
     select
         questions.source,
         questions.scope,
-        judged_units.dialogue_key,
+        judgements.dialogue_key,
         questions.question,
         questions.rating_kind,
-        avg(first_judgements.value_code) as score
-    from first_judgements
-    inner join judged_units on first_judgements.unit_id = judged_units.unit_id
-    inner join questions on judged_units.question_id = questions.question_id
-    inner join raters on first_judgements.rater_id = raters.rater_id
-    group by questions.source, questions.scope, judged_units.dialogue_key, questions.question, questions.rating_kind
+        avg(judgements.value_code) as score
+    from judgements
+    inner join questions on judgements.question_id = questions.question_id
+    group by questions.source, questions.scope, judgements.dialogue_key, questions.question, questions.rating_kind
 
 ),
 

@@ -9,9 +9,9 @@ judgements as (
 
 ),
 
-judged_units as (
+units as (
 
-    select * from {{ ref('int_agreement__judged_units') }}
+    select * from {{ ref('int_agreement__units') }}
 
 ),
 
@@ -25,19 +25,19 @@ final as (
 
     select
         judgements.judge,
-        judged_units.question_id,
-        judged_units.unit_id,
+        units.question_id,
+        units.unit_id,
         judgements.judge_value
     from judgements
     inner join questions
         on
             judgements.source = questions.source
             and judgements.question = questions.question
-    inner join judged_units
+    inner join units
         on
-            questions.question_id = judged_units.question_id
-            and judgements.dialogue_key = judged_units.dialogue_key
-            and judgements.movie_id is not distinct from judged_units.movie_id
+            questions.question_id = units.question_id
+            and judgements.dialogue_key = units.dialogue_key
+            and judgements.movie_id is not distinct from units.movie_id
 
 )
 

@@ -11,14 +11,14 @@ with
 
 first_judgements as (
 
-    select * from {{ ref('int_agreement__first_judgements') }}
-    where value_code is not null
+    select * from {{ ref('int_agreement__judgements') }}
+    where is_first and value_code is not null and not is_excluded
 
 ),
 
-judged_units as (
+units as (
 
-    select * from {{ ref('int_agreement__judged_units') }}
+    select * from {{ ref('int_agreement__units') }}
 
 ),
 
@@ -75,40 +75,36 @@ judged_questions as (
 by_kind_of_rater as (
 
     select
-        judged_units.question_id,
+        first_judgements.question_id,
         first_judgements.unit_id,
         first_judgements.rater_id,
         coalesce('annotator ' || raters.annotator_slot, raters.rater_key) as ceiling_rater,
         judge_references.reference,
         first_judgements.value_code
     from first_judgements
-    inner join judged_units on first_judgements.unit_id = judged_units.unit_id
-    inner join judged_questions on judged_units.question_id = judged_questions.question_id
+    inner join judged_questions on first_judgements.question_id = judged_questions.question_id
     inner join raters on first_judgements.rater_id = raters.rater_id
     inner join judge_references
         on
             judged_questions.source = judge_references.source
             and judged_questions.rating_kind = judge_references.rating_kind
             and raters.rater_role = judge_references.rater_role
-    where not raters.is_excluded
 
 ),
 
 by_named_rater as (
 
     select
-        judged_units.question_id,
+        first_judgements.question_id,
         first_judgements.unit_id,
         if(reference_raters.is_split_by_groups, first_judgements.rater_id, null) as rater_id,
         raters.rater_key as ceiling_rater,
         reference_raters.reference,
         first_judgements.value_code
     from first_judgements
-    inner join judged_units on first_judgements.unit_id = judged_units.unit_id
-    inner join judged_questions on judged_units.question_id = judged_questions.question_id
+    inner join judged_questions on first_judgements.question_id = judged_questions.question_id
     inner join raters on first_judgements.rater_id = raters.rater_id
     inner join reference_raters on raters.rater_key = reference_raters.rater_key
-    where not raters.is_excluded
 
 ),
 
@@ -116,7 +112,7 @@ declared_values as (
 
     select
         judged_questions.question_id,
-        judged_units.unit_id,
+        units.unit_id,
         raters.rater_id,
         coalesce(declared.rater_key, declared.reference) as ceiling_rater,
         declared.reference,
@@ -128,10 +124,10 @@ declared_values as (
             and declared.scope = judged_questions.scope
             and declared.rating_kind = judged_questions.rating_kind
             and declared.question = judged_questions.question
-    inner join judged_units
+    inner join units
         on
-            judged_questions.question_id = judged_units.question_id
-            and declared.unit_key = judged_units.unit_key
+            judged_questions.question_id = units.question_id
+            and declared.unit_key = units.unit_key
     inner join judgement_labels
         on
             judged_questions.label_set = judgement_labels.label_set

@@ -22,6 +22,7 @@ group_unit_counts as (
 units as (
 
     select * from {{ ref('int_agreement__units') }}
+    where is_agreement_unit
 
 ),
 

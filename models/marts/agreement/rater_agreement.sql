@@ -9,12 +9,6 @@ agreement_values as (
 
 ),
 
-units as (
-
-    select * from {{ ref('int_agreement__units') }}
-
-),
-
 unit_value_counts as (
 
     select * from {{ ref('int_agreement__unit_value_counts') }}
@@ -51,7 +45,7 @@ others_by_given_value as (
 rater_questions as (
 
     select
-        units.question_id,
+        agreement_values.question_id,
         agreement_values.rater_id,
         count(*) as n_ratings,
         count(*) filter (where others.n_others > 0) as n_compared,
@@ -60,12 +54,11 @@ rater_questions as (
         ) as n_agreeing,
         avg(agreement_values.value_code) as mean_value
     from agreement_values
-    inner join units on agreement_values.unit_id = units.unit_id
     inner join others_by_given_value as others
         on
             agreement_values.unit_id = others.unit_id
             and agreement_values.value_code = others.value_code
-    group by units.question_id, agreement_values.rater_id
+    group by agreement_values.question_id, agreement_values.rater_id
 
 ),
 

@@ -7,7 +7,7 @@ with
 units as (
 
     select * from {{ ref('int_agreement__units') }}
-    where n_values > 0
+    where is_agreement_unit and n_values > 0
 
 ),
 
