@@ -76,16 +76,16 @@ def question_values(con: duckdb.DuckDBPyConnection, patterns: list[str]) -> Iter
     groups = con.sql(
         "select group_id, group_dimension, group_value, rater_id from intermediate.int_agreement__rater_groups"
     ).df()
-    ranges = con.sql(
-        "select question_id, min(unit_id), max(unit_id) from intermediate.int_agreement__units "
-        "group by question_id order by question_id"
+    question_ids = con.sql(
+        "select distinct question_id from intermediate.int_agreement__values order by question_id"
     ).fetchall()
-    for question_id, first_unit, last_unit in ranges:
+    for (question_id,) in question_ids:
         question = questions[question_id]
         if not any(fnmatchcase("/".join((question.source, question.scope, question.question)), p) for p in patterns):
             continue
         values = con.sql(
-            f"select * from intermediate.int_agreement__values where unit_id between {first_unit} and {last_unit}"
+            "select unit_id, rater_id, value_code from intermediate.int_agreement__values "
+            f"where question_id = {question_id}"
         ).df()
         if len(values):
             yield QuestionValues.of(question, values), groups

@@ -78,6 +78,13 @@ def built_once_per_run(name: str, tmp_path_factory: pytest.TempPathFactory, buil
         return built
 
 
+@pytest.fixture(scope="session")
+def project_manifest(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """dbt's manifest of the project, from the run's one parse (the one every build starts from)."""
+    parsed = built_once_per_run("project_parse", tmp_path_factory, parse_project)
+    return json.loads((parsed.parent / "manifest.json").read_text())
+
+
 # the questions the scale-1 sample's build computes the Monte Carlo for: every DUO and ReDial question and
 # DICES's overall verdict (GRASP's), as the tests of its intervals and p-values read them
 SAMPLE_MONTE_CARLO_QUESTIONS = ["duo/*/*", "redial/*/*", "dices/*/Q_overall"]

@@ -50,8 +50,7 @@ def rerun(con: duckdb.DuckDBPyConnection, seed: int) -> pd.DataFrame:
     )
     (question,) = [q for q in questions.values() if q.name == QUESTION]
     values = con.execute(
-        """select v.* from intermediate.int_agreement__values v join intermediate.int_agreement__units u
-           using (unit_id) where u.question_id = ?""",
+        "select unit_id, rater_id, value_code from intermediate.int_agreement__values where question_id = ?",
         [question.question_id],
     ).df()
     groups = con.execute(

@@ -16,9 +16,14 @@ rater_groups as (
 
 ),
 
-units as (
+unit_totals as (
 
-    select * from {{ ref('int_agreement__units') }}
+    select
+        unit_id,
+        any_value(question_id) as question_id,
+        count(*) as n_values
+    from agreement_values
+    group by unit_id
 
 ),
 
@@ -69,13 +74,13 @@ final as (
     select
         group_values.group_id,
         group_values.unit_id,
-        units.question_id,
+        unit_totals.question_id,
         group_values.n_in_group,
-        units.n_values - group_values.n_in_group as n_outside_group,
+        unit_totals.n_values - group_values.n_in_group as n_outside_group,
         value_entropies.entropy + 0.0 as entropy,  -- + 0.0: a unanimous unit has entropy 0, not -0
         group_values.n_plurality / group_values.n_in_group as plurality_share
     from group_values
-    inner join units on group_values.unit_id = units.unit_id
+    inner join unit_totals on group_values.unit_id = unit_totals.unit_id
     inner join value_entropies
         on
             group_values.group_id = value_entropies.group_id

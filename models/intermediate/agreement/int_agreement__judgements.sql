@@ -1,19 +1,25 @@
 -- Every judgement the agreement and judge models compare, one row per (rater, unit, judgement),
--- keyed by small integers: the `int_<source>__judgements` models that `source_models('judgements')`
--- lists, in one long shape. The spine's shared input: what the seeds say of the question (a value
--- its labels count as missing is no value; a question they do not list is left out here and fails
--- `judgements_fit_their_questions`), the rater's exclusion (`int_agreement__raters`), and the
--- one-value-per-rater rule: `is_first` marks each rater's first judgement of a unit, the earliest
--- with a value (by round in natural order, then row: macros/judgement_order.sql), the later ones
--- being repeats. Every reader filters these flags; none restates the rules. Questions and units
--- are numbered in the order of their keys.
--- Left join on the raters: a judgement whose rater no source declares keeps a null rater_id, which
--- its test reports, rather than dropping out unseen.
+-- in small integers: the `int_<source>__judgements` models that `source_models('judgements')`
+-- lists, keyed by their question and unit (`int_agreement__units`) and rater
+-- (`int_agreement__raters`). The spine's shared input, with the rules every figure follows
+-- written once, as flags its readers filter: a value the question's labels count as missing is
+-- no value; `is_excluded` for a rater the exclusions seed leaves out; `is_first` for a rater's
+-- first judgement of a unit, the earliest with a value (by round in natural order, then row:
+-- macros/judgement_order.sql), the later ones being repeats. A question the seeds do not list is
+-- left out here and fails `judgements_fit_their_questions`. Left join on the raters: a judgement
+-- whose rater no source declares keeps a null rater_id, which its test reports, and counts in no
+-- figure. Integers only, but for the order and the time: the window and every reader stay light.
 with
 
 judgements as (
 
     {{ union_source_models('judgements') }}
+
+),
+
+units as (
+
+    select * from {{ ref('int_agreement__units') }}
 
 ),
 
@@ -35,25 +41,25 @@ raters as (
 
 ),
 
-of_known_questions as (
+keyed as (
 
     select
-        judgements.source,
-        judgements.scope,
-        judgements.rating_kind,
-        judgements.question,
-        judgements.unit_key,
-        judgements.dialogue_key,
-        judgements.movie_id,
-        judgements.rater_key,
-        judgement_questions.several_raters_per_unit,
+        units.question_id,
+        units.unit_id,
+        raters.rater_id,
         case when not judgement_labels.counts_as_missing then judgements.value_code end as value_code,
         { 'round': judgements.judgement_round, 'row': judgements.judgement_row } as judgement_order,
         judgements.answer_time_ms,
-        raters.rater_id,
-        -- a rater no source declares (its test reports it) counts in no figure, as an excluded one
+        units.several_raters_per_unit,
         coalesce(raters.is_excluded, true) as is_excluded
     from judgements
+    inner join units
+        on
+            judgements.source = units.source
+            and judgements.scope = units.scope
+            and judgements.rating_kind = units.rating_kind
+            and judgements.question = units.question
+            and judgements.unit_key = units.unit_key
     inner join judgement_questions
         on
             judgements.source = judgement_questions.source
@@ -67,30 +73,12 @@ of_known_questions as (
 
 ),
 
-keyed as (
-
-    select
-        cast(dense_rank() over (order by source, scope, rating_kind, question) as integer) as question_id,
-        cast(dense_rank() over (order by source, scope, rating_kind, question, unit_key) as integer) as unit_id,
-        *
-    from of_known_questions
-
-),
-
 final as (
 
     select
         question_id,
         unit_id,
         rater_id,
-        source,
-        scope,
-        rating_kind,
-        question,
-        unit_key,
-        dialogue_key,
-        movie_id,
-        rater_key,
         value_code,
         judgement_order,
         answer_time_ms,

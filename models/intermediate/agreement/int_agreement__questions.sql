@@ -1,12 +1,12 @@
 -- One row per question of a scope (source, scope, rating kind, question) that has judgements,
--- with the number `int_agreement__judgements` gave it: the grain of `agreement`. What the figures
--- need to know about the question comes from the `judgement_questions` seed; K is the number of
--- its labels that are values.
+-- with the number `int_agreement__units` gave it: the grain of `agreement`. What the figures need
+-- to know about the question comes from the `judgement_questions` seed; K is the number of its
+-- labels that are values.
 with
 
-judgements as (
+units as (
 
-    select * from {{ ref('int_agreement__judgements') }}
+    select * from {{ ref('int_agreement__units') }}
 
 ),
 
@@ -30,7 +30,7 @@ scoped_questions as (
         scope,
         rating_kind,
         question
-    from judgements
+    from units
 
 ),
 

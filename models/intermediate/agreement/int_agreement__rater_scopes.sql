@@ -13,13 +13,25 @@ judgements as (
 first_judgements as (
 
     select * from judgements
-    where is_first and value_code is not null and rater_id is not null
+    where is_first and value_code is not null
+
+),
+
+units as (
+
+    select * from {{ ref('int_agreement__units') }}
 
 ),
 
 questions as (
 
     select * from {{ ref('int_agreement__questions') }}
+
+),
+
+raters as (
+
+    select * from {{ ref('int_agreement__raters') }}
 
 ),
 
@@ -41,18 +53,20 @@ first_answers as (
     select
         questions.source,
         questions.scope,
-        first_judgements.rater_key,
-        count(distinct first_judgements.dialogue_key) as n_items,
+        raters.rater_key,
+        count(distinct units.dialogue_key) as n_items,
         count(*) filter (where judgement_labels.is_unsure) as n_unsure,
         count(*) filter (where label_sets_with_unsure.label_set is not null) as n_answers_that_could_be_unsure
     from first_judgements
+    inner join units on first_judgements.unit_id = units.unit_id
     inner join questions on first_judgements.question_id = questions.question_id
+    inner join raters on first_judgements.rater_id = raters.rater_id
     inner join judgement_labels
         on
             questions.label_set = judgement_labels.label_set
             and first_judgements.value_code = judgement_labels.value_code
     left join label_sets_with_unsure on questions.label_set = label_sets_with_unsure.label_set
-    group by questions.source, questions.scope, first_judgements.rater_key
+    group by questions.source, questions.scope, raters.rater_key
 
 ),
 
@@ -60,14 +74,16 @@ first_answers as (
 answered_records as (
 
     select distinct
-        source,
-        scope,
-        rater_key,
-        dialogue_key,
-        judgement_order,
-        answer_time_ms
+        units.source,
+        units.scope,
+        raters.rater_key,
+        units.dialogue_key,
+        judgements.judgement_order,
+        judgements.answer_time_ms
     from judgements
-    where answer_time_ms is not null
+    inner join units on judgements.unit_id = units.unit_id
+    inner join raters on judgements.rater_id = raters.rater_id
+    where judgements.answer_time_ms is not null
 
 ),
 

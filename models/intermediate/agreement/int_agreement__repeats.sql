@@ -8,22 +8,36 @@ with
 judgements as (
 
     select * from {{ ref('int_agreement__judgements') }}
+    where n_values > 1 and value_code is not null
+
+),
+
+units as (
+
+    select * from {{ ref('int_agreement__units') }}
+
+),
+
+raters as (
+
+    select * from {{ ref('int_agreement__raters') }}
 
 ),
 
 final as (
 
     select
-        question_id,
-        unit_id,
-        unit_key,
-        rater_id,
-        rater_key,
-        is_first,
-        value_code,
-        first_value_code
+        judgements.question_id,
+        judgements.unit_id,
+        units.unit_key,
+        judgements.rater_id,
+        raters.rater_key,
+        judgements.is_first,
+        judgements.value_code,
+        judgements.first_value_code
     from judgements
-    where n_values > 1 and value_code is not null and rater_id is not null
+    inner join units on judgements.unit_id = units.unit_id
+    inner join raters on judgements.rater_id = raters.rater_id
 
 )
 

@@ -13,6 +13,12 @@ judgements as (
 
 ),
 
+units as (
+
+    select * from {{ ref('int_agreement__units') }}
+
+),
+
 questions as (
 
     select * from {{ ref('int_agreement__questions') }}
@@ -26,13 +32,14 @@ dialogue_scores as (
     select
         questions.source,
         questions.scope,
-        judgements.dialogue_key,
+        units.dialogue_key,
         questions.question,
         questions.rating_kind,
         avg(judgements.value_code) as score
     from judgements
+    inner join units on judgements.unit_id = units.unit_id
     inner join questions on judgements.question_id = questions.question_id
-    group by questions.source, questions.scope, judgements.dialogue_key, questions.question, questions.rating_kind
+    group by questions.source, questions.scope, units.dialogue_key, questions.question, questions.rating_kind
 
 ),
 

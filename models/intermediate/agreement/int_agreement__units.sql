@@ -1,34 +1,55 @@
--- One row per unit of every question with judgements: its keys, and what the agreement models
--- count of it over the raters not excluded (their first judgements with a value, their repeats
--- and their judgements without a value). `is_agreement_unit`: a unit of a question several raters
--- judge, with a judgement of a rater not excluded, what `agreement` and the distributions count;
--- the judges' models match their judgements to every unit. The mean and sample SD of the values are
--- those of their codes, which are the scores of an interval question (`judgement_labels`).
+-- One row per unit of every question with judgements, numbered: the small integers the agreement
+-- and judge models key a question and a unit by, in place of their text keys. Questions are
+-- numbered in the order of (source, scope, rating kind, question), a question's units in the order
+-- of their keys. Only the questions the seeds list (`int_agreement__judgement_questions`).
 with
 
 judgements as (
 
-    select * from {{ ref('int_agreement__judgements') }}
+    {{ union_source_models('judgements') }}
+
+),
+
+judgement_questions as (
+
+    select * from {{ ref('int_agreement__judgement_questions') }}
+
+),
+
+judged_units as (
+
+    select distinct
+        judgements.source,
+        judgements.scope,
+        judgements.rating_kind,
+        judgements.question,
+        judgements.unit_key,
+        judgements.dialogue_key,
+        judgements.movie_id,
+        judgement_questions.several_raters_per_unit
+    from judgements
+    inner join judgement_questions
+        on
+            judgements.source = judgement_questions.source
+            and judgements.rating_kind = judgement_questions.rating_kind
+            and judgements.question = judgement_questions.question
 
 ),
 
 final as (
 
     select
-        unit_id,
-        any_value(question_id) as question_id,
-        any_value(unit_key) as unit_key,
-        any_value(dialogue_key) as dialogue_key,
-        any_value(movie_id) as movie_id,
-        bool_or(several_raters_per_unit and is_first and not is_excluded) as is_agreement_unit,
-        count(value_code) filter (where is_first and not is_excluded) as n_values,
-        avg(value_code) filter (where is_first and not is_excluded) as mean_value,
-        stddev_samp(value_code) filter (where is_first and not is_excluded) as sd_value,
-        cast(coalesce(sum(greatest(n_values - 1, 0)) filter (where is_first and not is_excluded), 0) as bigint)
-            as n_repeats,
-        cast(coalesce(sum(n_missing) filter (where is_first and not is_excluded), 0) as bigint) as n_missing
-    from judgements
-    group by unit_id
+        cast(row_number() over (order by source, scope, rating_kind, question, unit_key) as integer) as unit_id,
+        cast(dense_rank() over (order by source, scope, rating_kind, question) as integer) as question_id,
+        source,
+        scope,
+        rating_kind,
+        question,
+        unit_key,
+        dialogue_key,
+        movie_id,
+        several_raters_per_unit
+    from judged_units
 
 )
 

@@ -22,7 +22,6 @@ group_unit_counts as (
 units as (
 
     select * from {{ ref('int_agreement__units') }}
-    where is_agreement_unit
 
 ),
 
