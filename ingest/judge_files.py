@@ -15,9 +15,9 @@ from pathlib import Path
 import duckdb
 
 from ingest.csv_records import csv_header
-from ingest.errors import DwhError
+from ingest.errors import DwhError, one_line
 from ingest.file_facts import refuse_unreadable_file
-from ingest.judges import COLUMNS_HINT, FILES_HINT, FORMATS, NEEDED_COLUMNS, JudgesFile, columns_of_jsonl, one_line
+from ingest.judges import COLUMNS_HINT, FILES_HINT, FORMATS, NEEDED_COLUMNS, JudgesFile, columns_of_jsonl
 
 # what a file of another extension is, and what to do with it
 OTHER_EXTENSIONS = {

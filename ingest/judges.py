@@ -20,8 +20,8 @@ from pathlib import Path
 import duckdb
 
 from ingest.csv_records import land_csv_records
-from ingest.database import sql_string
-from ingest.errors import DwhError
+from ingest.database import identifier, sql_string
+from ingest.errors import DwhError, one_line
 
 SOURCE = "judge"  # the name of judges' loads in raw.ingest_loads and raw.ingest_rejects
 NEEDED_COLUMNS = ("judge", "dialogue_key", "question", "value")
@@ -108,14 +108,13 @@ FIELDS = {
 def _fields(found: JudgesFile) -> str:
     """The five fields as text, named as in temp.judge_input (movie_id null when the file has none)."""
     return ", ".join(
-        f"{_identifier(name) if name in found.columns else 'null'}::varchar as {alias}"
-        for name, alias in FIELDS.items()
+        f"{identifier(name) if name in found.columns else 'null'}::varchar as {alias}" for name, alias in FIELDS.items()
     )
 
 
 def _raw_text(found: JudgesFile) -> str:
     """A row's text for raw.ingest_rejects: its fields as a JSON object."""
-    pairs = ", ".join(f"{sql_string(name)}, {_identifier(name)}::varchar" for name in found.columns)
+    pairs = ", ".join(f"{sql_string(name)}, {identifier(name)}::varchar" for name in found.columns)
     return f"json_object({pairs})::varchar as raw_text"
 
 
@@ -190,16 +189,6 @@ def _read_csv(con: duckdb.DuckDBPyConnection, found: JudgesFile, file_order: int
     )
 
 
-def _identifier(name: str) -> str:
-    """A column name as a quoted SQL identifier."""
-    return '"' + name.replace('"', '""') + '"'
-
-
 def _json_key(name: str) -> str:
     """A key in a JSON path, quoted."""
     return '"' + name + '"'
-
-
-def one_line(exc: Exception) -> str:
-    """An exception's message on one line."""
-    return " ".join(str(exc).split())

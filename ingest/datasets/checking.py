@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 import duckdb
 
-from ingest.database import ingest_query, sql_string
+from ingest.database import identifier, ingest_query, sql_string
 from ingest.datasets.folder import KNOWN, DatasetFolder
-from ingest.datasets.reading import DataFile, create_input_table, identifier, read_rows
+from ingest.datasets.reading import DataFile, create_input_table, read_rows
 from ingest.file_facts import FileFacts, scanning
 from ingest.landing import FileReport
 

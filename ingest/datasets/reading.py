@@ -15,8 +15,8 @@ from pathlib import Path
 import duckdb
 
 from ingest.csv_records import csv_header, land_csv_records
-from ingest.database import sql_string
-from ingest.errors import DwhError
+from ingest.database import identifier, sql_string
+from ingest.errors import DwhError, one_line
 
 # the scratch tables' own columns, beside the fields
 META_COLUMNS = ("_file_order", "_file_path", "_line", "_read_error", "_raw_text")
@@ -37,11 +37,6 @@ class DataFile:
     columns: tuple[str, ...]
 
 
-def identifier(name: str) -> str:
-    """A column name as a quoted SQL identifier."""
-    return '"' + name.replace('"', '""') + '"'
-
-
 def columns_of(con: duckdb.DuckDBPyConnection, path: Path, file_format: str) -> tuple[str, ...]:
     """The column names a file offers: a CSV's header, a Parquet file's schema, the keys of a JSONL
     file's lines. Two columns whose names differ only in case are refused (SQL would take them for one)."""
@@ -60,7 +55,7 @@ def columns_of(con: duckdb.DuckDBPyConnection, path: Path, file_format: str) -> 
     except duckdb.OutOfMemoryException:
         raise  # named as such by the loader
     except duckdb.Error as exc:
-        raise DwhError(f"{path}: cannot be read as {file_format.upper()} ({_one_line(exc)}); {NOTHING}") from exc
+        raise DwhError(f"{path}: cannot be read as {file_format.upper()} ({one_line(exc)}); {NOTHING}") from exc
     _refuse_clashing_columns(path, columns)
     return columns
 
@@ -103,7 +98,7 @@ def read_rows(
         raise  # named as such by the loader
     except duckdb.Error as exc:
         raise DwhError(
-            f"{found.path}: cannot be read as {found.file_format.upper()} ({_one_line(exc)}); {NOTHING}"
+            f"{found.path}: cannot be read as {found.file_format.upper()} ({one_line(exc)}); {NOTHING}"
         ) from exc
 
 
@@ -184,8 +179,3 @@ def _read_csv(
         raw_text="_raw_text",
         parameters=[file_order, found.file_path],
     )
-
-
-def _one_line(exc: Exception) -> str:
-    """An exception's message on one line."""
-    return " ".join(str(exc).split())
