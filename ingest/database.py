@@ -170,3 +170,8 @@ def sql_string(text: str) -> str:
     the duckdb module import pandas, which costs more than half a second per process.
     """
     return "'" + text.replace("'", "''") + "'"
+
+
+def identifier(name: str) -> str:
+    """A name (a file's column, say) as a quoted SQL identifier, its capitalisation kept."""
+    return '"' + name.replace('"', '""') + '"'

@@ -26,9 +26,9 @@ from pathlib import Path
 import duckdb
 
 from ingest.csv_records import csv_header
-from ingest.database import sql_string
+from ingest.database import identifier, sql_string
 from ingest.dices_columns import COLUMNS, CONFIGS, RAW_TABLES
-from ingest.errors import DwhError
+from ingest.errors import DwhError, one_line
 from ingest.file_facts import lines_at_offsets, refuse_another_release, refuse_unreadable_file, scanning
 from ingest.landing import (
     FileReport,
@@ -207,7 +207,7 @@ def _read_csv_sql(found: DicesFile) -> str:
 
 def _insert_records(ctx: LoadContext, found: DicesFile) -> None:
     """Land every readable record with row_number 0, numbered afterwards by `number_rows_in_file_order`."""
-    quoted = ", ".join(_identifier(name) for name in found.header)
+    quoted = ", ".join(identifier(name) for name in found.header)
     sql = (
         f"insert into {RAW_TABLES[found.config]} (load_id, file_path, row_number, {quoted}) "
         f"select ?, ?, 0, {quoted} from {_read_csv_sql(found)}"
@@ -215,7 +215,7 @@ def _insert_records(ctx: LoadContext, found: DicesFile) -> None:
     try:
         ctx.con.execute(sql, [ctx.load_id, found.file_path, str(found.path)])
     except duckdb.Error as exc:
-        raise DwhError(f"{found.path}: cannot read as a DICES {found.config} CSV ({_one_line(exc)})") from exc
+        raise DwhError(f"{found.path}: cannot read as a DICES {found.config} CSV ({one_line(exc)})") from exc
 
 
 def _shift_row_numbers(ctx: LoadContext, found: DicesFile) -> None:
@@ -268,13 +268,3 @@ def _insert_rejects(ctx: LoadContext, found: DicesFile, physical_lines: dict[int
         """,
     )
     return int(con.execute(f"select count(distinct line) from temp.{REJECT_ERRORS}").fetchone()[0])
-
-
-def _identifier(name: str) -> str:
-    """A column name as a quoted SQL identifier (keeps the header's capitalisation)."""
-    return '"' + name.replace('"', '""') + '"'
-
-
-def _one_line(exc: Exception) -> str:
-    """An exception's message on one line."""
-    return " ".join(str(exc).split())

@@ -1,11 +1,12 @@
 """Which judges files `dwh ingest --judges PATH …` loads, and what it leaves: every file under each
-given path, recognised by extension (ingest/judges.py's FORMATS), with the columns it offers.
+given path, recognised by extension (ingest/long_form/'s FORMATS), with the columns it offers.
 
 A file under a folder that is not loaded is named with the reason (another extension, a hidden
 file, a compressed file, a folder reached through a symbolic link), never skipped without a word.
 A file without a needed column is one error naming the file, the column and, where it shows, the
-cause (a header in another case, another delimiter, columns inside a Parquet struct); nothing is
-loaded. A file is recorded by its absolute path: two files of one name in two folders are two files.
+cause (ingest/long_form/columns.py: a header in another case, another delimiter, columns inside a
+Parquet struct); nothing is loaded. A file is recorded by its absolute path: two files of one name
+in two folders are two files.
 """
 
 import os
@@ -14,10 +15,11 @@ from pathlib import Path
 
 import duckdb
 
-from ingest.csv_records import csv_header
 from ingest.errors import DwhError
 from ingest.file_facts import refuse_unreadable_file
-from ingest.judges import COLUMNS_HINT, FILES_HINT, FORMATS, NEEDED_COLUMNS, JudgesFile, columns_of_jsonl, one_line
+from ingest.judges import FILES_HINT, JUDGES_FILE
+from ingest.long_form import FORMATS, LongFormFile
+from ingest.long_form.columns import recognise
 
 # what a file of another extension is, and what to do with it
 OTHER_EXTENSIONS = {
@@ -27,7 +29,6 @@ OTHER_EXTENSIONS = {
     ".tsv": "a .tsv file is not read; a judges CSV is comma-separated: save it as .csv with commas",
     ".txt": "a .txt file is not read; a judges file is .csv, .jsonl or .parquet",
 }
-DELIMITERS = {";": "semicolons", "\t": "tabs", "|": "vertical bars"}
 
 
 @dataclass(frozen=True)
@@ -45,13 +46,13 @@ class SkippedFile:
 class FoundFiles:
     """The judges files of every given path (each once), and what their folders hold that is not loaded."""
 
-    files: list[JudgesFile]
+    files: list[LongFormFile]
     skipped: list[SkippedFile]
 
 
 def recognise_judges_files(con: duckdb.DuckDBPyConnection, given: list[Path]) -> FoundFiles:
     """Every judges file under the given paths with its columns; one without a needed column stops the load."""
-    files: dict[str, JudgesFile] = {}
+    files: dict[str, LongFormFile] = {}
     skipped: list[SkippedFile] = []
     for path in given:
         found, left = find_judges_files(path)
@@ -59,18 +60,9 @@ def recognise_judges_files(con: duckdb.DuckDBPyConnection, given: list[Path]) ->
         for candidate in found:
             file_path = Path(os.path.abspath(candidate)).as_posix()
             if file_path not in files:
-                files[file_path] = recognised(con, candidate, file_path)
+                file_format = FORMATS[candidate.suffix.lower()]
+                files[file_path] = recognise(con, candidate, file_path, file_format, JUDGES_FILE)
     return FoundFiles(list(files.values()), skipped)
-
-
-def recognised(con: duckdb.DuckDBPyConnection, path: Path, file_path: str) -> JudgesFile:
-    """One file with its columns, or the one line that says why it cannot load."""
-    file_format = FORMATS[path.suffix.lower()]
-    columns = columns_of(con, path, file_format)
-    missing = [name for name in NEEDED_COLUMNS if name not in columns]
-    if missing:
-        raise DwhError(f"{path}: {missing_column(missing, columns, file_format)}; nothing was loaded")
-    return JudgesFile(path, file_path, file_format, tuple(name for name, _ in columns.items()))
 
 
 def find_judges_files(path: Path) -> tuple[list[Path], list[SkippedFile]]:
@@ -119,51 +111,3 @@ def skip_reason(path: Path) -> str | None:
     if suffix in FORMATS:
         return None
     return OTHER_EXTENSIONS.get(suffix, f"{FILES_HINT}; this one is not")
-
-
-def columns_of(con: duckdb.DuckDBPyConnection, path: Path, file_format: str) -> dict[str, str]:
-    """The columns a file offers, with their types where the format has them: a CSV's header, a
-    Parquet file's top-level columns, the keys of a JSONL file's lines."""
-    try:
-        if file_format == "csv":
-            return dict.fromkeys(judges_csv_header(path), "VARCHAR")
-        if file_format == "parquet":
-            rows = con.execute("select column_name, column_type from (describe from read_parquet(?))", [str(path)])
-            return dict(rows.fetchall())
-        return dict.fromkeys(columns_of_jsonl(con, path), "")
-    except duckdb.OutOfMemoryException:
-        raise  # named as such by the loader
-    except duckdb.Error as exc:
-        raise DwhError(f"{path}: cannot be read as {file_format.upper()} ({one_line(exc)})") from exc
-
-
-def judges_csv_header(path: Path) -> tuple[str, ...]:
-    """The column names of a judges CSV's first line, each once."""
-    header = csv_header(path, f"a judges CSV starts with its header ({COLUMNS_HINT})")
-    duplicates = sorted({name for name in header if header.count(name) > 1})
-    if duplicates:
-        raise DwhError(f"{path}: line 1 (header) repeats column(s) {', '.join(duplicates)}")
-    return header
-
-
-def missing_column(missing: list[str], columns: dict[str, str], file_format: str) -> str:
-    """Why a needed column is missing, as the file shows it, and what to do."""
-    names = list(columns)
-    first = missing[0]
-    if file_format == "csv" and len(names) == 1:
-        delimiter = next((d for d in DELIMITERS if d in names[0]), None)
-        if delimiter:
-            return (
-                f"line 1 (header) is one column {names[0]!r}: the file is separated by {DELIMITERS[delimiter]}, "
-                "a judges CSV by commas; save it comma-separated"
-            )
-    near = [name for name in names if name.strip().lower() == first]
-    if near:
-        return f"no column {first!r}, but a column {near[0]!r}: column names are lower case, without blanks; rename it"
-    inside = [name for name, kind in columns.items() if kind.upper().startswith("STRUCT") and f"{first} " in kind]
-    if inside:
-        return (
-            f"no column {first!r}: the columns sit inside the struct column {inside[0]!r}; write them as "
-            f"top-level columns (in DuckDB: copy (select {inside[0]}.* from …) to …)"
-        )
-    return f"no column {first!r} ({COLUMNS_HINT})"

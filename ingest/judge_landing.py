@@ -22,8 +22,10 @@ import duckdb
 
 from ingest.database import ingest_query, sql_string
 from ingest.errors import DwhError
-from ingest.judges import SOURCE, JudgesFile, create_input_table, read_into_input
+from ingest.judges import SOURCE, read_judges_files
 from ingest.landing import FileReport, LoadContext
+from ingest.long_form import LongFormFile
+from ingest.long_form.second_values import reject_second_values
 from ingest.registry import has_raw_table
 from ingest.settings import PROJECT_ROOT
 
@@ -33,6 +35,11 @@ UNKNOWN_DIALOGUE_BESIDE_RELEASES = (
     "not in the warehouse's last build: build after loading the release, then load the judges"
 )
 NEEDED_MARTS = ("dialogues", "ratings", "turns")
+# what a reject for a judge's second value for one unit says of the unit (ingest/long_form/second_values.py)
+SECOND_VALUE = (
+    "'judge ' || quoted(checked.judge) || ': a second value for ' || checked.dialogue_key || ' ' "
+    "|| checked.question || coalesce(' movie ' || checked.unit_movie_id, '')"
+)
 # raw.dataset_questions' columns the reference reads, where the warehouse is older than datasets
 NO_DATASET_QUESTIONS = (
     "(select null::varchar as dataset, null::varchar as question, null::varchar as level, null::varchar[] as labels, "
@@ -78,16 +85,14 @@ def no_marts_error(db_path: Path) -> DwhError:
     )
 
 
-def land_judges(ctx: LoadContext, files: list[JudgesFile], beside_releases: bool) -> JudgesOutcome:
+def land_judges(ctx: LoadContext, files: list[LongFormFile], beside_releases: bool) -> JudgesOutcome:
     """Read the judges files (`recognise_judges_files`), check their rows, land the judgements and
     reject the rest.
 
     `beside_releases`: releases were loaded in the same command, so the marts are those of the build
     before them, and a reject for an unknown dialogue says so."""
     con = ctx.con
-    create_input_table(con)
-    for file_order, found in enumerate(files):
-        read_into_input(con, found, file_order)
+    read_judges_files(con, files)
     _check_rows(con, beside_releases)
     replacements = _replacement_lines(con)
     _replace_judges(ctx, [found.file_path for found in files])
@@ -121,8 +126,7 @@ def _check_rows(con: duckdb.DuckDBPyConnection, beside_releases: bool) -> None:
     reference_tables(con)
     unknown = UNKNOWN_DIALOGUE_BESIDE_RELEASES if beside_releases else UNKNOWN_DIALOGUE
     con.execute(ingest_query("judges/check_rows").format(unknown_dialogue=sql_string(unknown)))
-    for statement in filter(str.strip, ingest_query("judges/second_values").split(";\n")):
-        con.execute(statement)
+    reject_second_values(con, "judge_checked", ("judge", "dialogue_key", "question", "unit_movie_id"), SECOND_VALUE)
 
 
 def _replacement_lines(con: duckdb.DuckDBPyConnection) -> list[str]:
@@ -168,21 +172,21 @@ def _land_checked_rows(ctx: LoadContext) -> None:
     ctx.con.execute(
         """
         insert into raw.judge_judgements
-        select ?, judge, source, dialogue_key, question, if(source = 'redial', movie_id, null), value_text,
-            value_number, file_path, line_number
+        select ?, judge, source, dialogue_key, question, if(source = 'redial', movie_id, null), value,
+            value_number, _file_path, _line
         from temp.judge_checked
         where reason is null
-        order by file_order, line_number
+        order by _file_order, _line
         """,
         [ctx.load_id],
     )
     ctx.con.execute(
         """
         insert into raw.ingest_rejects
-        select ?, ?, file_path, line_number, reason, raw_text
+        select ?, ?, _file_path, _line, reason, _raw_text
         from temp.judge_checked
         where reason is not null
-        order by file_order, line_number
+        order by _file_order, _line
         """,
         [ctx.load_id, SOURCE],
     )
@@ -192,8 +196,8 @@ def _file_reports(con: duckdb.DuckDBPyConnection, file_paths: list[str]) -> list
     counts = {
         file_path: (int(read), int(landed))
         for file_path, read, landed in con.execute(
-            "select file_path, count(*), count(*) filter (where reason is null) from temp.judge_checked "
-            "group by file_path"
+            "select _file_path, count(*), count(*) filter (where reason is null) from temp.judge_checked "
+            "group by _file_path"
         ).fetchall()
     }
     reports = []

@@ -17,8 +17,8 @@ from ingest.datasets.landing import DatasetOutcome, land_dataset
 from ingest.judge_files import SkippedFile, recognise_judges_files
 from ingest.judge_landing import JudgesOutcome, land_judges
 from ingest.judges import SOURCE as JUDGES_SOURCE
-from ingest.judges import JudgesFile
 from ingest.landing import FileReport, LoadContext, in_parallel
+from ingest.long_form import LongFormFile
 from ingest.sources import SOURCES, lander_for
 
 
@@ -137,7 +137,7 @@ def _land_judges(
     con: duckdb.DuckDBPyConnection,
     load_id: str,
     paths: list[Path],
-    files: list[JudgesFile],
+    files: list[LongFormFile],
     beside_releases: bool,
     progress: Callable[[str], None],
 ) -> JudgesOutcome:

@@ -5,8 +5,10 @@ without a needed file or column, an unknown level, labels on an interval questio
 is taken is one line naming the file (and column or line), and nothing of the command is loaded.
 """
 
+import json
 from pathlib import Path
 
+import duckdb
 import pytest
 
 from tests.bad_input import checksum, the_one_error
@@ -218,6 +220,64 @@ def test_jsonl_lines_that_are_no_json_object_are_rejects(tmp_path: Path) -> None
     ]
 
 
+@pytest.mark.parametrize("crlf_lines", [[2], [1, 3], [4]], ids=["one-crlf-line", "two-crlf-lines", "the-last-line"])
+def test_jsonl_lines_keep_their_numbers_whatever_their_line_ends_and_a_repeated_key_is_a_reject(
+    tmp_path: Path, crlf_lines: list[int]
+) -> None:
+    folder = write_dataset(tmp_path / "study", judgements=[], judgements_file="judgements.jsonl")
+    lines = [
+        '{"unit_id": "u1", "rater_id": "r1", "question": "safe", "value": "yes"}',
+        '{"unit_id": "u1", "rater_id": "r1", "question": "quality", "value": "good"}',
+        '{"unit_id": "u2", "rater_id": "r1", "question": "safe", "value": "no", "value": "yes"}',  # `value` twice
+        '{"unit_id": "u2", "rater_id": "r3", "question": "quality", "value": "excellent"}',
+    ]
+    text = "".join(line + ("\r\n" if number in crlf_lines else "\n") for number, line in enumerate(lines, start=1))
+    (folder / "judgements.jsonl").write_bytes(text.encode("utf-8"))
+    db_path = tmp_path / "warehouse.duckdb"
+
+    completed = ingest_dataset(db_path, folder)
+
+    assert completed.returncode == 0, completed.stderr
+    assert landed_lines(db_path) == [1, 2, 4]
+    assert rejects(db_path) == [
+        ("chatbot_study", "judgements.jsonl", 3, "key value given twice in one object; give each key once")
+    ]
+    assert "dataset chatbot_study: 3 judgement(s), 0 missing value(s), 1 reject(s)" in completed.stdout
+
+
+def test_a_parquet_with_a_nested_column_beside_the_needed_ones_loads(tmp_path: Path) -> None:
+    folder = write_dataset(tmp_path / "study", judgements=[], judgements_file="judgements.parquet")
+    path = folder / "judgements.parquet"
+    with duckdb.connect() as con:
+        con.execute(
+            "copy (select * from (values ('u1', 'r1', 'safe', 'yes', {'model': 'a', 'seconds': 3}), "
+            "('u1', 'r2', 'safe', 'maybe', {'model': 'b', 'seconds': 4})) "
+            f"as rows(unit_id, rater_id, question, value, meta)) to '{path}' (format parquet)"
+        )
+    db_path = tmp_path / "warehouse.duckdb"
+
+    completed = ingest_dataset(db_path, folder)
+
+    assert completed.returncode == 0, completed.stderr
+    assert landed_lines(db_path) == [1]
+    [(line, reason, raw_text)] = query(db_path, "select line_number, reason, raw_text from raw.ingest_rejects")
+    assert (line, reason) == (2, "value 'maybe': not a label of safe (yes|no|unsure)")
+    assert list(json.loads(raw_text)) == ["unit_id", "rater_id", "question", "value", "meta"]
+    assert "seconds" in json.loads(raw_text)["meta"]  # the nested column's text kept in the reject
+
+
+def test_a_units_key_holding_a_quote_is_kept_among_its_other_columns(tmp_path: Path) -> None:
+    folder = write_dataset(tmp_path / "study", units=[{"unit_id": "u1", "text": "one", 'the "topic"': "greeting"}])
+    db_path = tmp_path / "warehouse.duckdb"
+
+    completed = ingest_dataset(db_path, folder)
+
+    assert completed.returncode == 0, completed.stderr
+    assert query(db_path, "select unit_id, other_columns from raw.dataset_units") == [
+        ("u1", '{"the \\"topic\\"":"greeting"}')
+    ]
+
+
 # --- folder-level problems: one line naming the file, nothing loaded --------------------------------
 
 
@@ -239,6 +299,29 @@ def _rename(old: str, new: str):
 
 def _append(name: str, text: str):
     return lambda folder: (folder / name).write_text((folder / name).read_text() + text)
+
+
+def _line_ends(name: str, crlf_lines: int):
+    """The file's first `crlf_lines` lines ending in CRLF, the others in LF."""
+
+    def edit(folder: Path) -> None:
+        path = folder / name
+        lines = path.read_text(encoding="utf-8").splitlines()
+        ends = ["\r\n"] * crlf_lines + ["\n"] * (len(lines) - crlf_lines)
+        path.write_bytes("".join(line + end for line, end in zip(lines, ends)).encode("utf-8"))
+
+    return edit
+
+
+def _judgements_in_a_struct(folder: Path) -> None:
+    """judgements.csv rewritten as judgements.parquet whose columns sit inside one struct column."""
+    source, target = folder / "judgements.csv", folder / "judgements.parquet"
+    with duckdb.connect() as con:
+        con.execute(
+            f"copy (select {{'unit_id': unit_id, 'rater_id': rater_id, 'question': question, 'value': value}} "
+            f"as answer from read_csv('{source}', all_varchar = true)) to '{target}' (format parquet)"
+        )
+    source.unlink()
 
 
 FOLDER_ERRORS = [
@@ -325,6 +408,35 @@ FOLDER_ERRORS = [
         "dataset.yml: bins: 'years' is no attribute column of raters.csv (age, gender, country)",
     ),
     ("not-yaml", _append("dataset.yml", "dimensions: [gender\n"), "dataset.yml: line 11: "),
+    (
+        "judgements-with-mixed-line-ends",
+        _line_ends("judgements.csv", 2),
+        "judgements.csv: its lines end in both CRLF (first at line 1) and LF (first at line 3), which the CSV "
+        "reader cannot split; save it with one kind of line end (e.g. dos2unix) and load it again; nothing was loaded",
+    ),
+    (
+        "raters-with-a-late-crlf",
+        _append("raters.csv", "r7,crowd,40,male,DE\r\n"),
+        "raters.csv: its lines end in both CRLF (first at line 6) and LF (first at line 1)",
+    ),
+    (
+        "semicolon-delimited-judgements",
+        _replace("judgements.csv", ",", ";"),
+        "judgements.csv: line 1 (header) is one column 'unit_id;rater_id;question;value;round': the file is "
+        "separated by semicolons, a judgements CSV by commas; save it comma-separated; nothing was loaded",
+    ),
+    (
+        "capitalised-header",
+        _replace("judgements.csv", "unit_id,rater_id,", "Unit_ID,rater_id,"),
+        "judgements.csv: no column 'unit_id', but a column 'Unit_ID': column names are lower case, without "
+        "blanks; rename it; nothing was loaded",
+    ),
+    (
+        "judgements-inside-a-parquet-struct",
+        _judgements_in_a_struct,
+        "judgements.parquet: no column 'unit_id': the columns sit inside the struct column 'answer'; write them "
+        "as top-level columns (in DuckDB: copy (select answer.* from …) to …); nothing was loaded",
+    ),
 ]
 
 

@@ -213,6 +213,27 @@ def test_judges_csv_record_the_reader_cannot_split_is_a_reject_and_later_lines_k
         ),
         ("answers.json", '[{"judge": "j"}]', "not a judges file by its extension; a .json file is not read"),
         ("answers.tsv", "judge\tvalue\n", "not a judges file by its extension; a .tsv file is not read"),
+        (
+            "two_cases.csv",
+            "judge,Judge,dialogue_key,question,value\nj,k,duo:en:0000,empathy,3\n",
+            "line 1 (header) repeats column(s) Judge, judge; nothing was loaded",
+        ),
+        (
+            "two_cases.jsonl",
+            '{"judge": "j", "dialogue_key": "duo:en:0000", "question": "empathy", "value": 3}\n'
+            '{"Judge": "k", "dialogue_key": "duo:en:0000", "question": "empathy", "value": 4}\n',
+            "line 1 (header) repeats column(s) Judge, judge; nothing was loaded",
+        ),
+        (
+            "trailing_comma.csv",
+            "judge,dialogue_key,question,value,\nj,duo:en:0000,empathy,3,\n",
+            "line 1 (header) has a column without a name; nothing was loaded",
+        ),
+        (
+            "own_name.csv",
+            "judge,dialogue_key,question,value,_line\nj,duo:en:0000,empathy,3,7\n",
+            "column '_line': a name dwh uses for itself; rename it; nothing was loaded",
+        ),
     ],
     ids=[
         "csv-without-judge",
@@ -226,6 +247,10 @@ def test_judges_csv_record_the_reader_cannot_split_is_a_reject_and_later_lines_k
         "mixed-lf-crlf-late",
         "json-array",
         "tsv",
+        "csv-columns-differing-only-in-case",
+        "jsonl-keys-differing-only-in-case",
+        "csv-column-without-a-name",
+        "a-column-named-as-dwhs-own",
     ],
 )
 def test_a_judges_file_that_cannot_load_is_one_line_and_loads_nothing(

@@ -10,18 +10,27 @@ from dataclasses import dataclass
 
 import duckdb
 
-from ingest.database import ingest_query, sql_string
+from ingest.database import identifier, ingest_query, sql_string
 from ingest.datasets.folder import KNOWN, DatasetFolder
-from ingest.datasets.reading import DataFile, create_input_table, identifier, read_rows
 from ingest.file_facts import FileFacts, scanning
 from ingest.landing import FileReport
+from ingest.long_form import LongFormFile
+from ingest.long_form.reading import create_input_table, read_rows
+from ingest.long_form.second_values import reject_second_values
+
+# what a reject for a rater's second value for one (unit, question, round) says of it
+# (ingest/long_form/second_values.py): the round as given, 1 when empty
+SECOND_VALUE = (
+    "'a second value for unit ' || quoted(checked.unit_id) || ', rater ' || quoted(checked.rater_id) "
+    "|| ', question ' || checked.question_key || ', round ' || coalesce(nullif(trim(checked.round), ''), '1')"
+)
 
 
 @dataclass(frozen=True)
 class CheckedFile:
     """One data file, read and checked: its counts and its bytes' facts (sha256, size)."""
 
-    found: DataFile
+    found: LongFormFile
     report: FileReport
     facts: FileFacts
 
@@ -75,7 +84,7 @@ def _question_tables(con: duckdb.DuckDBPyConnection, folder: DatasetFolder) -> N
 
 
 def _read_all(
-    con: duckdb.DuckDBPyConnection, files: list[DataFile], fields: tuple[str, ...], table: str
+    con: duckdb.DuckDBPyConnection, files: list[LongFormFile], fields: tuple[str, ...], table: str
 ) -> list[FileFacts]:
     """Every file into `temp.<table>`, each hashed while DuckDB reads it."""
     create_input_table(con, table, fields)
@@ -91,11 +100,13 @@ def _check_judgements(con: duckdb.DuckDBPyConnection, folder: DatasetFolder) -> 
     facts = _read_all(con, folder.judgements, KNOWN["judgements"], "dataset_judgement_input")
     con.execute(ingest_query("datasets/check_judgements"))
     con.execute("drop table temp.dataset_judgement_input")
-    run_script(con, ingest_query("datasets/second_values"))
+    reject_second_values(
+        con, "dataset_judgement_checked", ("unit_id", "rater_id", "question_key", "round_key"), SECOND_VALUE
+    )
     return _checked_files(con, folder.name, folder.judgements, facts, "dataset_judgement_checked")
 
 
-def _check_raters(con: duckdb.DuckDBPyConnection, folder: DatasetFolder, raters: DataFile) -> list[CheckedFile]:
+def _check_raters(con: duckdb.DuckDBPyConnection, folder: DatasetFolder, raters: LongFormFile) -> list[CheckedFile]:
     fields = tuple(dict.fromkeys((*raters.columns, "rater_kind")))  # rater_kind null where not given
     facts = _read_all(con, [raters], fields, "dataset_rater_input")
     con.execute(ingest_query("datasets/check_raters"))
@@ -141,7 +152,7 @@ def _dimensions(con: duckdb.DuckDBPyConnection, folder: DatasetFolder) -> list[s
     return [name for name in folder.attributes if name in texts or name in manifest.bins]
 
 
-def _check_units(con: duckdb.DuckDBPyConnection, folder: DatasetFolder, units: DataFile) -> list[CheckedFile]:
+def _check_units(con: duckdb.DuckDBPyConnection, folder: DatasetFolder, units: LongFormFile) -> list[CheckedFile]:
     facts = _read_all(con, [units], units.columns, "dataset_unit_input")
     others = [name for name in units.columns if name not in KNOWN["units"]]
     other_columns = (
@@ -158,7 +169,7 @@ def _check_units(con: duckdb.DuckDBPyConnection, folder: DatasetFolder, units: D
 
 
 def _checked_files(
-    con: duckdb.DuckDBPyConnection, name: str, files: list[DataFile], facts: list[FileFacts], checked: str
+    con: duckdb.DuckDBPyConnection, name: str, files: list[LongFormFile], facts: list[FileFacts], checked: str
 ) -> list[CheckedFile]:
     counts = {
         order: (int(read), int(landed))

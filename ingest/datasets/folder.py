@@ -11,32 +11,45 @@ import duckdb
 
 from ingest.datasets.manifest import Manifest, read_manifest
 from ingest.datasets.questions import Question, read_questions
-from ingest.datasets.reading import DataFile, columns_of
 from ingest.errors import DwhError
 from ingest.file_facts import refuse_unreadable_file
+from ingest.long_form import FORMATS, NOTHING, FileKind, LongFormFile
+from ingest.long_form.columns import recognise
 
-FORMATS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet": "parquet"}
 LAYOUT = (
     "a dataset folder holds dataset.yml, questions.csv and judgements.csv|.jsonl|.parquet "
     "(or several judgements* files), and optionally raters.csv and units.csv|.jsonl"
 )
-NOTHING = "nothing was loaded"
-# the columns each kind of file needs, and those it may have (a file's other columns are kept:
+# each kind of file: the columns it needs (ingest/long_form/columns.py answers a file without one;
+# a dataset's CSV header is read trimmed), and those it may have (a file's other columns are kept:
 # a rater's attributes, a unit's other_columns; a judgements file's are ignored)
-NEEDED = {
-    "judgements": ("unit_id", "rater_id", "question", "value"),
-    "raters": ("rater_id",),
-    "units": ("unit_id",),
+KINDS = {
+    "judgements": FileKind(
+        name="judgements",
+        needed=("unit_id", "rater_id", "question", "value"),
+        hint="a judgements file has the columns unit_id, rater_id, question, value and optionally round",
+        csv_name="a judgements CSV",
+        trims_header=True,
+    ),
+    "raters": FileKind(
+        name="raters",
+        needed=("rater_id",),
+        hint="raters.csv has the column rater_id, optionally rater_kind, and the raters' attributes",
+        csv_name="raters.csv",
+        trims_header=True,
+    ),
+    "units": FileKind(
+        name="units",
+        needed=("unit_id",),
+        hint="a units file has the column unit_id and optionally scope, split, language, turns, text",
+        csv_name="a units CSV",
+        trims_header=True,
+    ),
 }
 KNOWN = {
     "judgements": ("unit_id", "rater_id", "question", "value", "round"),
     "raters": ("rater_id", "rater_kind"),
     "units": ("unit_id", "scope", "split", "language", "turns", "text"),
-}
-HINTS = {
-    "judgements": "a judgements file has the columns unit_id, rater_id, question, value and optionally round",
-    "raters": "raters.csv has the column rater_id, optionally rater_kind, and the raters' attributes",
-    "units": "a units file has the column unit_id and optionally scope, split, language, turns, text",
 }
 
 
@@ -47,9 +60,9 @@ class DatasetFolder:
     path: Path
     manifest: Manifest
     questions: list[Question]
-    judgements: list[DataFile]
-    raters: DataFile | None
-    units: DataFile | None
+    judgements: list[LongFormFile]
+    raters: LongFormFile | None
+    units: LongFormFile | None
 
     @property
     def name(self) -> str:
@@ -101,16 +114,12 @@ def _judgements_files(folder: Path) -> list[Path]:
     return found
 
 
-def _data_file(con: duckdb.DuckDBPyConnection, folder: Path, path: Path, kind: str) -> DataFile:
+def _data_file(con: duckdb.DuckDBPyConnection, folder: Path, path: Path, kind: str) -> LongFormFile:
     refuse_unreadable_file(path, f"remove it from the dataset folder ({LAYOUT})")
-    file_format = FORMATS.get(path.suffix.lower())
+    file_format = FORMATS[path.suffix.lower()]
     if kind != "judgements" and file_format == "parquet":
         raise DwhError(f"{path}: {kind} are read from CSV (or JSONL for units), not Parquet; {NOTHING}")
-    columns = columns_of(con, path, file_format)
-    for name in NEEDED[kind]:
-        if name not in columns:
-            raise DwhError(f"{path}: no column {name!r} ({HINTS[kind]}); {NOTHING}")
-    return DataFile(path, path.relative_to(folder).as_posix(), kind, file_format, columns)
+    return recognise(con, path, path.relative_to(folder).as_posix(), file_format, KINDS[kind])
 
 
 def _refuse_unknown_rater_columns(folder: DatasetFolder) -> None:

@@ -11,7 +11,7 @@ import duckdb
 import yaml
 
 from ingest.database import memory_limit, sql_string
-from ingest.errors import DwhError
+from ingest.errors import DwhError, one_line
 
 
 @contextmanager
@@ -98,6 +98,6 @@ def refusing_unreadable(src: Path, release: str) -> Callable[[duckdb.Error], Dwh
     """The one line for a release file DuckDB cannot read as expected."""
 
     def answer(exc: duckdb.Error) -> DwhError:
-        return DwhError(f"{src}: not {release} as published ({' '.join(str(exc).split())[:300]})")
+        return DwhError(f"{src}: not {release} as published ({one_line(exc)[:300]})")
 
     return answer

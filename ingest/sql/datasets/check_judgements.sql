@@ -2,7 +2,7 @@
 -- question's missing values: counted, not a judgement), its label's position or its number, its
 -- round's key, and the reason it cannot land (null when it lands). The first failing check names
 -- the field and its value. A second value for one (unit, rater, question, round) is found
--- afterwards (datasets/second_values.sql).
+-- afterwards (long_form/second_values.sql).
 create or replace temp table dataset_judgement_checked as
 with
 
@@ -12,6 +12,7 @@ input as (
         nullif(trim(unit_id), '') is null as no_unit,
         nullif(trim(rater_id), '') is null as no_rater,
         nullif(trim(question), '') is null as no_question,
+        trim(question) as question_key,
         nullif(trim(value), '') is null as no_value,
         dataset_value_key(value) as value_key,
         try_cast(trim(value) as double) as number,

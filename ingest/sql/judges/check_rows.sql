@@ -6,7 +6,7 @@
 -- (empathy of a WoW dialogue, a DICES 350 question of a 990 item) is a reject. Fields are taken
 -- without leading and trailing blanks, as the emptiness checks take them ('gpt ' is 'gpt'); the
 -- value is stored as given. A second value for one unit is found afterwards
--- (judges/second_values.sql).
+-- (long_form/second_values.sql).
 create or replace temp table judge_checked as
 with
 
@@ -18,7 +18,7 @@ given as (
             stripped(question) as question,
             stripped(movie_id) as movie_id
         ),
-        stripped(value_text) as value_trimmed
+        stripped(value) as value_trimmed
     from temp.judge_input
 ),
 
@@ -70,7 +70,7 @@ checked as (
     select
         *,
         case
-            when read_error is not null then read_error
+            when _read_error is not null then _read_error
             when no_judge then 'judge: empty'
             when no_dialogue_key then 'dialogue_key: empty'
             when no_question then 'question: empty'
@@ -94,16 +94,16 @@ checked as (
                 then 'question ' || quoted(question) || ': not asked of ' || dialogue_key
                     || ' (no human rating of it in marts.ratings; dwh tasks lists the units to judge)'
             when takes_numbers and (number is null or not isfinite(number))
-                then 'value ' || quoted(value_text) || ': not a number; ' || question || ' takes a number'
+                then 'value ' || quoted(value) || ': not a number; ' || question || ' takes a number'
                     || scale_text(lowest, highest)
             when takes_numbers and (number < lowest or number > highest)
-                then 'value ' || quoted(value_text) || ': off the scale of ' || question || ' ('
+                then 'value ' || quoted(value) || ': off the scale of ' || question || ' ('
                     || coalesce(number_text(lowest) || ' to ' || number_text(highest), 'a number'
                         || scale_text(lowest, highest)) || ')'
             when not takes_numbers and value_code is null
-                then 'value ' || quoted(value_text) || ': not a label of ' || question || ' (' || judgements || ')'
+                then 'value ' || quoted(value) || ': not a label of ' || question || ' (' || judgements || ')'
             when not takes_numbers and counts_as_missing
-                then 'value ' || quoted(value_text) || ': counts as missing for ' || question
+                then 'value ' || quoted(value) || ': counts as missing for ' || question
                     || ', not a judgement (' || judgements || ')'
         end as reason
     from described
