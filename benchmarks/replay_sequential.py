@@ -77,15 +77,15 @@ def question_values(con: duckdb.DuckDBPyConnection, patterns: list[str]) -> Iter
         "select group_id, group_dimension, group_value, rater_id from intermediate.int_agreement__rater_groups"
     ).df()
     question_ids = con.sql(
-        "select distinct question_id from intermediate.int_agreement__values order by question_id"
+        "select distinct question_id from intermediate.int_agreement__judgements where is_agreement_value order by 1"
     ).fetchall()
     for (question_id,) in question_ids:
         question = questions[question_id]
         if not any(fnmatchcase("/".join((question.source, question.scope, question.question)), p) for p in patterns):
             continue
         values = con.sql(
-            "select unit_id, rater_id, value_code from intermediate.int_agreement__values "
-            f"where question_id = {question_id}"
+            "select unit_id, rater_id, value_code from intermediate.int_agreement__judgements "
+            f"where is_agreement_value and question_id = {question_id}"
         ).df()
         if len(values):
             yield QuestionValues.of(question, values), groups

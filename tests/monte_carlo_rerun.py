@@ -50,7 +50,8 @@ def rerun(con: duckdb.DuckDBPyConnection, seed: int) -> pd.DataFrame:
     )
     (question,) = [q for q in questions.values() if q.name == QUESTION]
     values = con.execute(
-        "select unit_id, rater_id, value_code from intermediate.int_agreement__values where question_id = ?",
+        "select unit_id, rater_id, value_code from intermediate.int_agreement__judgements "
+        "where is_agreement_value and question_id = ?",
         [question.question_id],
     ).df()
     groups = con.execute(

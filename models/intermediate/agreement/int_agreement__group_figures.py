@@ -30,7 +30,7 @@ def model(dbt, session):
     )
     stored = memo.Memo.of(memo.stored_rows(dbt, session), SLOT)
     settings = MonteCarloSettings.from_frame(dbt.ref("int_agreement__settings").df())
-    values = dbt.ref("int_agreement__values")
+    values = dbt.ref("int_agreement__judgements").filter("is_agreement_value")
     groups = dbt.ref("int_agreement__rater_groups").project("group_id, group_dimension, group_value, rater_id").df()
     questions = questions_of(dbt.ref("int_agreement__questions").df(), dbt.ref("int_agreement__judgement_labels").df())
     question_ids = values.aggregate("question_id", "question_id").order("question_id")

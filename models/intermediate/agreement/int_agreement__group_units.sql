@@ -6,7 +6,13 @@ with
 
 agreement_values as (
 
-    select * from {{ ref('int_agreement__values') }}
+    select
+        question_id,
+        unit_id,
+        rater_id,
+        value_code
+    from {{ ref('int_agreement__judgements') }}
+    where is_agreement_value
 
 ),
 

@@ -5,7 +5,8 @@
 -- written once, as flags its readers filter: a value the question's labels count as missing is
 -- no value; `is_excluded` for a rater the exclusions seed leaves out; `is_first` for a rater's
 -- first judgement of a unit, the earliest with a value (by round in natural order, then row:
--- macros/judgement_order.sql), the later ones being repeats. A question the seeds do not list is
+-- macros/judgement_order.sql), the later ones being repeats; `is_agreement_value` for the values
+-- every agreement figure counts (`agreement_core` reads them). A question the seeds do not list is
 -- left out here and fails `judgements_fit_their_questions`. Left join on the raters: a judgement
 -- whose rater no source declares keeps a null rater_id, which its test reports, and counts in no
 -- figure. Integers only, but for the order and the time: the window and every reader stay light.
@@ -85,6 +86,10 @@ final as (
         several_raters_per_unit,
         is_excluded,
         row_number() over unit_rater = 1 as is_first,
+        -- the values every agreement figure counts: one per rater and unit, of the questions several
+        -- raters judge, the raters not excluded
+        row_number() over unit_rater = 1 and value_code is not null and several_raters_per_unit and not is_excluded
+            as is_agreement_value,
         first_value(value_code) over unit_rater as first_value_code,
         count(value_code) over unit_rater as n_values,
         count(*) over unit_rater - count(value_code) over unit_rater as n_missing
