@@ -3,34 +3,62 @@
 -- (dialogue, metric); the scope is the dialogue's language and setting. DUO has no repeats.
 with
 
-ratings as (
-
-    select * from {{ ref('int_duo__ratings') }}
-
-),
-
 dialogues as (
 
     select * from {{ ref('int_duo__dialogues') }}
 
 ),
 
+subjective_scores as (
+
+    select * from {{ ref('int_duo__subjective_scores') }}
+
+),
+
+objective_scores as (
+
+    select * from {{ ref('int_duo__objective_scores') }}
+
+),
+
+-- the user who talked in the dialogue rated it; the annotators are anonymous slots per dialogue
+scores as (
+
+    select
+        subjective_scores.dialogue_key,
+        'subjective' as rating_kind,
+        subjective_scores.metric,
+        dialogues.user_key as rater_key,
+        subjective_scores.score
+    from subjective_scores
+    inner join dialogues on subjective_scores.dialogue_key = dialogues.dialogue_key
+    union all
+    select
+        dialogue_key,
+        'objective' as rating_kind,
+        metric,
+        {{ duo_annotator_key('dialogue_key', 'annotator_slot') }} as rater_key,
+        score
+    from objective_scores
+
+),
+
 final as (
 
     select
-        ratings.source,
+        'duo' as source,
         dialogues.language || ':' || dialogues.setting as scope,
-        ratings.rating_kind,
-        ratings.question,
-        ratings.dialogue_key as unit_key,
-        ratings.dialogue_key,
+        scores.rating_kind,
+        scores.metric as question,
+        scores.dialogue_key as unit_key,
+        scores.dialogue_key,
         cast(null as varchar) as movie_id,
-        ratings.rater_key,
-        cast(ratings.value_numeric as integer) as value_code,
+        scores.rater_key,
+        cast(scores.score as integer) as value_code,
         cast(null as varchar) as judgement_round,
         cast(null as bigint) as judgement_row
-    from ratings
-    inner join dialogues on ratings.dialogue_key = dialogues.dialogue_key
+    from scores
+    inner join dialogues on scores.dialogue_key = dialogues.dialogue_key
 
 )
 

@@ -5,9 +5,11 @@
 -- first judgement should one worker have filled both forms.
 with
 
-ratings as (
+form_answers as (
 
-    select * from {{ ref('int_redial__ratings') }}
+    select * from {{ ref('int_redial__form_answers') }}
+    -- an entry without questions is no answer; the form-answer tests report it
+    where question is not null
 
 ),
 
@@ -25,19 +27,19 @@ conversations as (
 final as (
 
     select
-        ratings.source,
+        'redial' as source,
         conversations.split as scope,
-        ratings.rating_kind,
-        ratings.question,
-        ratings.dialogue_key || ':' || ratings.movie_id as unit_key,
-        ratings.dialogue_key,
-        ratings.movie_id,
-        ratings.rater_key,
-        cast(ratings.value_numeric as integer) as value_code,
+        'movie_form' as rating_kind,
+        form_answers.question,
+        form_answers.dialogue_key || ':' || form_answers.movie_id as unit_key,
+        form_answers.dialogue_key,
+        form_answers.movie_id,
+        form_answers.rater_key,
+        form_answers.value_numeric as value_code,
         cast(null as varchar) as judgement_round,
-        case ratings.form when 'initiator' then 1 else 2 end as judgement_row
-    from ratings
-    inner join conversations on ratings.dialogue_key = conversations.dialogue_key
+        case form_answers.form when 'initiator' then 1 else 2 end as judgement_row
+    from form_answers
+    inner join conversations on form_answers.dialogue_key = conversations.dialogue_key
 
 )
 
