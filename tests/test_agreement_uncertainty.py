@@ -489,10 +489,9 @@ def test_dices_repeats_against_first_judgements_equal_independent_code(
 ) -> None:
     judgements = frame(
         sample_warehouse,
-        """select unit_key || ':' || rater_key as unit, value_code as value,
-                  judgement_order.round as judgement_round, judgement_order.row as judgement_row
-           from intermediate.int_agreement__judgements
-           where source = 'dices' and scope = '990' and question = 'Q_overall' and value_code is not null""",
+        """select unit_key || ':' || rater_key as unit, value_code as value, judgement_round, judgement_row
+           from intermediate.int_dices__judgements
+           where scope = '990' and question = 'Q_overall' and value_code is not null""",
     ).sort_values(["unit", "judgement_round", "judgement_row"])
     is_first = ~judgements.duplicated("unit")
     repeated = judgements[judgements["unit"].duplicated(keep=False)]

@@ -56,7 +56,7 @@ def test_the_lineage_of_the_agreement_page_names_every_spine_model_and_only_real
         for name, node in models.items()
         if node["original_file_path"].startswith(SPINE_FOLDERS) and node["unique_id"] in upstream
     }
-    assert len(spine) >= 15  # the page is checked against the spine, not against an empty set
+    assert len(spine) >= 12  # the page is checked against the spine, not against an empty set
     assert spine - named == set(), "models the figures depend on that the page does not name"
 
 
@@ -89,4 +89,4 @@ def test_every_dbt_unit_test_is_declared_where_dbt_reads_it(project_manifest: di
         assert not re.search(r"^[ \t]+unit_tests:", text, re.M), f"{path}: unit_tests nested under a model"
         declared |= unit_tests_declared_in(text)
     known = {node["name"] for node in project_manifest["unit_tests"].values()}
-    assert len(declared) >= 15 and declared <= known
+    assert len(declared) >= 14 and declared <= known

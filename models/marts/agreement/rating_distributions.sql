@@ -6,13 +6,8 @@ with
 
 units as (
 
-    select
-        unit_counts.*,
-        unit_keys.dialogue_key,
-        unit_keys.movie_id
-    from {{ ref('int_agreement__unit_counts') }} as unit_counts
-    inner join {{ ref('int_agreement__units') }} as unit_keys on unit_counts.unit_id = unit_keys.unit_id
-    where unit_counts.n_values > 0
+    select * from {{ ref('int_agreement__unit_counts') }}
+    where n_values > 0
 
 ),
 
