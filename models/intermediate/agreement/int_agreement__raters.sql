@@ -1,6 +1,7 @@
 -- Every rater the sources declare, numbered (the agreement models count small integers, not
--- rater keys), with the demographics the rater groups come from and whether the exclusions
--- seed leaves the rater out of the agreement figures.
+-- rater keys), with its role (whom a judge is compared with) and whether the exclusions seed
+-- leaves the rater out of the agreement figures. Its groups come from its attributes, long
+-- (`int_agreement__rater_groups`).
 with
 
 raters as (
@@ -23,11 +24,6 @@ final as (
         raters.source,
         raters.rater_role,
         raters.annotator_slot,
-        raters.gender,
-        raters.race,
-        raters.age_group,
-        raters.education,
-        raters.locale,
         excluded_raters.rater_key is not null as is_excluded,
         excluded_raters.reason as exclusion_reason
     from raters
