@@ -6,12 +6,7 @@ with
 
 agreement_values as (
 
-    select
-        question_id,
-        unit_id,
-        rater_id,
-        value_code
-    from {{ ref('int_agreement__judgements') }}
+    select * from {{ ref('int_agreement__judgements') }}
     where is_agreement_value
 
 ),
