@@ -10,7 +10,7 @@ import duckdb
 from ingest.database import connect_read_only
 from ingest.errors import DwhError
 from ingest.settings import warehouse_setting
-from ingest.sources import SOURCES
+from ingest.sources import SOURCES, ingest_options
 
 
 def raw_schema_statements() -> list[str]:
@@ -57,7 +57,7 @@ def refuse_foreign_raw_tables(db_path: Path, require_a_load: bool = False) -> No
     if require_a_load and not finished_loads:
         raise DwhError(
             f"{db_path}: no dwh ingest has loaded this warehouse yet ({warehouse_setting()}); "
-            "run dwh ingest --duo/--redial/--dices first, or point DWH_DB_PATH at the warehouse"
+            f"run dwh ingest {ingest_options()} first, or point DWH_DB_PATH at the warehouse"
         )
 
 
