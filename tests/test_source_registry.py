@@ -1,9 +1,11 @@
 """The built-in sources are described once, in ingest/sources.py's registry, and the shared code reads
 their properties rather than their names: seeds/warehouse_sources.csv, which dbt and the judges' SQL
 read, holds the registry's rows (a new entry without its row, or a title, license or property
-changed on one side only, fails here). Reads files only."""
+changed on one side only, fails here), and a built-in source's name is written as a literal only in
+its own modules and the few shared ones listed below, each with why. Reads files only."""
 
 import csv
+import re
 from pathlib import Path
 
 from ingest.datasets.manifest import RESERVED_NAMES
@@ -14,6 +16,15 @@ from tests.helpers import PROJECT_ROOT
 SEED = PROJECT_ROOT / "seeds" / "warehouse_sources.csv"
 SEED_COLUMNS = ["source", "dataset", "description", "license", "units_keyed_by_movie"]
 NAMES = [source.name for source in SOURCES]
+# a built-in source's name as a literal: 'redial' or "redial"
+NAME_LITERAL = re.compile("|".join(rf"'{name}'|\"{name}\"" for name in NAMES))
+# shared modules that name a built-in source, and why that is not a fact for the registry
+NAMED_ELSEWHERE = {
+    "dwh/report.py": "the report's DUO, ReDial and DICES sections: figures of each release's own structure",
+    "dwh/report_uncertainty.py": "the ReDial section's chart of α (seeker against recommender) per split",
+    "dwh/report_judges.py": "the judges' DICES table: the rater groups each judge sides with",
+    "dwh/fetch.py": "the published release files to download, each with its size and checksum",
+}
 
 
 def registry_rows() -> list[dict[str, str]]:
@@ -77,3 +88,29 @@ def test_what_the_messages_say_of_the_sources_comes_from_the_registry() -> None:
     [dices] = [source for source in SOURCES if source.raw_ddl]
     # what macros/dices_keys.sql starts a DICES dialogue key with: 'dices' || its release's config
     assert dices.key_prefixes == tuple(f"{dices.name}{config}" for config in CONFIGS)
+
+
+def named_sources(path: Path) -> list[str]:
+    """The lines of `path` that write a built-in source's name as a literal, as `line: text`."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [f"{number}: {line.strip()}" for number, line in enumerate(lines, 1) if NAME_LITERAL.search(line)]
+
+
+def is_the_sources_own(path: str) -> bool:
+    """A module of one source: the registry, `ingest/<source>*.py`, `ingest/sql/<source>/`,
+    `ingest/sql/raw_<source>.sql`, and the sample writers (dwh/sample/, one module per source)."""
+    own = [f"ingest/{name}" for name in NAMES] + [f"ingest/sql/{name}/" for name in NAMES]
+    own += [f"ingest/sql/raw_{name}.sql" for name in NAMES] + ["ingest/sources.py", "dwh/sample/"]
+    return any(path.startswith(prefix) for prefix in own)
+
+
+def test_a_built_in_sources_name_is_a_literal_only_in_its_own_modules() -> None:
+    """The shared Python and SQL of ingest/ and dwh/ read a source's properties (units_keyed_by_movie,
+    lands_alone, raw_ddl, key_prefixes), not its name; NAMED_ELSEWHERE lists the few shared modules
+    that do name one, and each of them still does."""
+    folders = [PROJECT_ROOT / "ingest", PROJECT_ROOT / "dwh"]
+    files = sorted(path for folder in folders for path in folder.rglob("*") if path.suffix in {".py", ".sql"})
+    named = {path.relative_to(PROJECT_ROOT).as_posix(): named_sources(path) for path in files}
+    shared = {path: lines for path, lines in named.items() if lines and not is_the_sources_own(path)}
+    assert set(shared) == set(NAMED_ELSEWHERE), {path: shared.get(path) for path in set(shared) ^ set(NAMED_ELSEWHERE)}
+    assert named["ingest/sql/judges/check_rows.sql"] == []  # the judges' checks read units_keyed_by_movie
