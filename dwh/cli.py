@@ -11,7 +11,7 @@ from dwh import INTERRUPTED, INTERRUPTED_EXIT, raise_if_terminated, terminate, w
 from ingest.errors import DwhError
 from ingest.registry import built_in_names
 from ingest.settings import warehouse_path
-from ingest.sources import SOURCES
+from ingest.sources import SOURCES, movie_keyed_titles
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -138,9 +138,9 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         action="append",
         help="judges' judgements: a file or a folder of files (CSV with a header, JSONL or Parquet, by extension) "
-        "with judge, dialogue_key, question, value (and movie_id for ReDial); checked against the last build's "
-        "marts; repeatable (every path given loads); a load replaces each judge's earlier judgements of the sources "
-        "it lands judgements of",
+        f"with judge, dialogue_key, question, value (and movie_id for {movie_keyed_titles()}); checked against the "
+        "last build's marts; repeatable (every path given loads); a load replaces each judge's earlier judgements of "
+        "the sources it lands judgements of",
     )
     ingest.add_argument(
         "--dataset",
@@ -215,7 +215,8 @@ def build_parser() -> argparse.ArgumentParser:
         "tasks",
         help="write the units to judge, one JSON object a line (for a judge run outside the warehouse)",
         description="Writes one JSON object a line per unit with human ratings in the built marts: dialogue_key, "
-        "question, movie_id (ReDial), the question's wording, its scale or labels, and the conversation's turns. "
+        f"question, movie_id ({movie_keyed_titles()}), the question's wording, its scale or labels, and the "
+        "conversation's turns. "
         "A judge's answers load back with `dwh ingest --judges`.",
     )
     tasks.add_argument("out", type=Path, help="the JSONL file to write")

@@ -20,8 +20,8 @@ from pathlib import Path
 import duckdb
 
 from dwh import raise_if_terminated
-from ingest.database import refuse_foreign_raw_tables
 from ingest.errors import DwhError
+from ingest.raw_schema import refuse_foreign_raw_tables
 
 
 def staging_path(db_path: Path) -> Path:

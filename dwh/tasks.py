@@ -80,7 +80,7 @@ def refuse_unknown_source(con: duckdb.DuckDBPyConnection, source: str | None) ->
 
 def _stream_units(con: duckdb.DuckDBPyConnection, out: Path, source: str | None) -> int:
     """The units as JSON text, batch by batch, into a new file renamed onto `out` when complete."""
-    only = "" if source is None else f"where source = {sql_string(source)}"
+    only = "" if source is None else f"where ratings.source = {sql_string(source)}"
     statements = [
         statement for statement in ingest_query("judges/tasks").format(only=only).split(";\n") if statement.strip()
     ]

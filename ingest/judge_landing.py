@@ -2,9 +2,10 @@
 
 A unit is known when the warehouse's built marts have it: the dialogue in `marts.dialogues`, the
 (source, question) in seeds/judgement_questions.csv or a dataset's questions (raw.dataset_questions),
-and for ReDial the (dialogue, movie, question) among `marts.ratings`' form answers, and the unit
-(dialogue, question) must have human ratings in `marts.ratings`; the value must lie on the
-question's scale (seeds/judgement_labels.csv; a dataset's labels, or its min and max).
+and for a source whose units are keyed by a movie (`units_keyed_by_movie` of ingest/sources.py and
+seeds/warehouse_sources.csv: ReDial) the (dialogue, movie, question) among `marts.ratings`' form
+answers, and the unit (dialogue, question) must have human ratings in `marts.ratings`; the value
+must lie on the question's scale (seeds/judgement_labels.csv; a dataset's labels, or its min and max).
 Every row that is not a judgement of a known unit goes to raw.ingest_rejects with its file, line
 and reason; the rest lands.
 
@@ -28,6 +29,7 @@ from ingest.long_form import LongFormFile
 from ingest.long_form.second_values import reject_second_values
 from ingest.registry import has_raw_table
 from ingest.settings import PROJECT_ROOT
+from ingest.sources import ingest_options
 
 SEEDS = PROJECT_ROOT / "seeds"
 UNKNOWN_DIALOGUE = "not in marts.dialogues (the warehouse's last build)"
@@ -81,7 +83,7 @@ def has_built_marts(con: duckdb.DuckDBPyConnection) -> bool:
 def no_marts_error(db_path: Path) -> DwhError:
     return DwhError(
         f"{db_path}: the warehouse has no built marts to check judges against; load the releases "
-        "(dwh ingest --duo/--redial/--dices) and run dwh build first, then dwh ingest --judges"
+        f"(dwh ingest {ingest_options()}) and run dwh build first, then dwh ingest --judges"
     )
 
 
@@ -109,9 +111,11 @@ def land_judges(ctx: LoadContext, files: list[LongFormFile], beside_releases: bo
 
 def reference_tables(con: duckdb.DuckDBPyConnection, with_units: bool = True) -> None:
     """The questions and label sets judgements are checked against, as temp tables: the seeds' (the
-    built-in sources') and those of every dataset the warehouse holds (ingest/sql/judges/reference.sql),
-    and with `with_units` the units the last build has human ratings of."""
+    built-in sources', with their properties: seeds/warehouse_sources.csv) and those of every dataset
+    the warehouse holds (ingest/sql/judges/reference.sql), and with `with_units` the units the last
+    build has human ratings of."""
     reference = ingest_query("judges/reference").format(
+        sources=sql_string(str(SEEDS / "warehouse_sources.csv")),
         questions=sql_string(str(SEEDS / "judgement_questions.csv")),
         labels=sql_string(str(SEEDS / "judgement_labels.csv")),
         dataset_questions="raw.dataset_questions" if has_raw_table(con, "dataset_questions") else NO_DATASET_QUESTIONS,
@@ -172,7 +176,7 @@ def _land_checked_rows(ctx: LoadContext) -> None:
     ctx.con.execute(
         """
         insert into raw.judge_judgements
-        select ?, judge, source, dialogue_key, question, if(source = 'redial', movie_id, null), value,
+        select ?, judge, source, dialogue_key, question, unit_movie_id, value,
             value_number, _file_path, _line
         from temp.judge_checked
         where reason is null

@@ -10,13 +10,15 @@ import duckdb
 
 from ingest.long_form import FileKind, LongFormFile
 from ingest.long_form.reading import create_input_table, read_rows
+from ingest.sources import movie_keyed_titles
 
 SOURCE = "judge"  # the name of judges' loads in raw.ingest_loads and raw.ingest_rejects
 FILES_HINT = "a judges file is CSV with a header (.csv), JSONL (.jsonl) or Parquet (.parquet)"
 JUDGES_FILE = FileKind(
     name="judges",
     needed=("judge", "dialogue_key", "question", "value"),
-    hint="a judges file has the columns judge, dialogue_key, question, value (and movie_id for ReDial)",
+    hint="a judges file has the columns judge, dialogue_key, question, value "
+    f"(and movie_id for {movie_keyed_titles()})",
     csv_name="a judges CSV",
 )
 FIELDS = ("judge", "dialogue_key", "question", "movie_id", "value")

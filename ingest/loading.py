@@ -10,7 +10,7 @@ import duckdb
 from tqdm import tqdm
 
 from ingest import __version__
-from ingest.database import connect, ensure_raw_schema, out_of_memory
+from ingest.database import connect, out_of_memory
 from ingest.datasets import SOURCE as DATASET_SOURCE
 from ingest.datasets.folder import DatasetFolder, recognise_datasets
 from ingest.datasets.landing import DatasetOutcome, land_dataset
@@ -19,6 +19,7 @@ from ingest.judge_landing import JudgesOutcome, land_judges
 from ingest.judges import SOURCE as JUDGES_SOURCE
 from ingest.landing import FileReport, LoadContext, in_parallel
 from ingest.long_form import LongFormFile
+from ingest.raw_schema import ensure_raw_schema
 from ingest.sources import SOURCES, lander_for
 
 

@@ -1,7 +1,7 @@
-"""The one list of sources every command reads: the built-in releases (ingest/sources.py) and the
-datasets a warehouse holds (`raw.dataset_manifests`, docs/DATASETS.md). A loaded dataset is a
-source wherever a source is named: `dwh tasks --source`, the judges' units, the summary, the
-report, the export and load_reconciliation."""
+"""The one list of sources every command reads: the built-in releases (ingest/sources.py, where each
+is described once, with its properties) and the datasets a warehouse holds (`raw.dataset_manifests`,
+docs/DATASETS.md). A loaded dataset is a source wherever a source is named: `dwh tasks --source`,
+the judges' units, the summary, the report, the export and load_reconciliation."""
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -23,7 +23,7 @@ class KnownSource:
 
 def built_in_sources() -> tuple[KnownSource, ...]:
     """The releases `dwh ingest` has a lander for, in their order."""
-    return tuple(KnownSource(source.name, source.title or source.name, False) for source in SOURCES)
+    return tuple(KnownSource(source.name, source.title, False) for source in SOURCES)
 
 
 def built_in_names() -> tuple[str, ...]:

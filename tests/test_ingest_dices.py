@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 
 from dwh.sample.dices import write_dices_sample
-from ingest.database import connect, ensure_raw_schema
+from ingest.database import connect
 from ingest.dices import land_dices
 from ingest.dices_columns import COLUMNS_350, COLUMNS_990, QUESTIONS_350, QUESTIONS_990
 from ingest.errors import DwhError
 from ingest.landing import LoadContext
+from ingest.raw_schema import ensure_raw_schema
 
 # The released headers, copied from docs/RELEASES.md independently of ingest/dices_columns.py.
 HEADER_350 = (

@@ -8,8 +8,8 @@ from pathlib import Path
 import duckdb
 import yaml
 
-from ingest.database import ensure_raw_schema
 from ingest.dices_columns import COLUMNS, CONFIGS, QUESTIONS, RAW_TABLES, RECORD_COLUMNS
+from ingest.raw_schema import ensure_raw_schema
 from tests.helpers import PROJECT_ROOT
 
 LANDING_COLUMNS = ["load_id", "file_path", "row_number"]

@@ -15,10 +15,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dwh.sample.redial import CONVERSATION_391
-from ingest.database import connect, ensure_raw_schema
+from ingest.database import connect
 from ingest.duo import land_duo
 from ingest.errors import DwhError
 from ingest.landing import LoadContext
+from ingest.raw_schema import ensure_raw_schema
 from ingest.redial import JsonlReading, land_redial
 
 pytestmark = pytest.mark.slow  # Hypothesis runs hundreds of landings

@@ -10,10 +10,11 @@ import pytest
 
 from dwh.load import run_ingest
 from dwh.sample.redial import write_redial_sample
-from ingest.database import connect, ensure_raw_schema
+from ingest.database import connect
 from ingest.errors import DwhError
 from ingest.landing import FileReport, LoadContext
 from ingest.loading import SourceRequest
+from ingest.raw_schema import ensure_raw_schema
 from ingest.redial import JsonlReading, land_redial
 
 # Conversation 391 exactly as the dataset card prints it (Data Instances).

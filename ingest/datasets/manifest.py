@@ -15,10 +15,11 @@ from ingest.sources import SOURCES
 
 NAME_PATTERN = re.compile(r"[a-z][a-z0-9_]{1,31}")
 NAME_RULE = "2-32 of a-z, 0-9 and _, starting with a letter"
-# what a dataset may not be called: the built-in sources (and DICES's dialogue-key prefixes), the
-# judges' and the ingest's own source names, and the source of dataset loads
+# what a dataset may not be called: the built-in sources and what their dialogue keys start with
+# (`Source.key_prefixes`), the judges' and the ingest's own source names, and the source of dataset loads
 RESERVED_NAMES = frozenset(
-    {source.name for source in SOURCES} | {"dices350", "dices990", "judge", "judges", "ingest", "dataset", "datasets"}
+    {name for source in SOURCES for name in (source.name, *source.key_prefixes)}
+    | {"judge", "judges", "ingest", "dataset", "datasets"}
 )
 NEEDED_KEYS = ("name", "title", "license", "citation")
 OPTIONAL_TEXT_KEYS = ("url", "description")

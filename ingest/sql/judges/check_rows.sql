@@ -1,7 +1,8 @@
 -- Every row of temp.judge_input with what it is: its dialogue's source and its value as a number
 -- (DUO's score and a dataset's interval or ratio number itself, a label its value_code), and the reason it cannot land (null when it lands).
 -- The first failing check names the field and its value; {unknown_dialogue} is the reason for an
--- unknown key. A unit is (dialogue, question), and for ReDial (dialogue, movie, question), with
+-- unknown key. A unit is (dialogue, question), and for a source whose units are keyed by a movie
+-- (temp.judge_sources: ReDial) (dialogue, movie, question), with
 -- human ratings in marts.ratings: a question of the source that was not asked of this dialogue
 -- (empathy of a WoW dialogue, a DICES 350 question of a 990 item) is a reject. Fields are taken
 -- without leading and trailing blanks, as the emptiness checks take them ('gpt ' is 'gpt'); the
@@ -48,9 +49,12 @@ described as (
         label_sets.judgements,
         labels.value_code,
         labels.counts_as_missing,
-        units.dialogue_key is not null as is_unit
+        units.dialogue_key is not null as is_unit,
+        coalesce(sources.units_keyed_by_movie, false) as keyed_by_movie,
+        sources.title as source_title
     from input
     left join marts.dialogues as dialogues on input.dialogue_key = dialogues.dialogue_key
+    left join temp.judge_sources as sources on dialogues.source = sources.source
     left join temp.judge_questions as questions
         on dialogues.source = questions.source and input.question = questions.question
     left join temp.judge_label_sets as label_sets on questions.label_set = label_sets.label_set
@@ -63,7 +67,14 @@ described as (
         on
             input.dialogue_key = units.dialogue_key
             and input.question = units.question
-            and if(dialogues.source = 'redial', input.movie_id, null) is not distinct from units.movie_id
+            and if(sources.units_keyed_by_movie, input.movie_id, null) is not distinct from units.movie_id
+),
+
+-- the sources whose judgements name a movie, as a reject names them ('ReDial')
+movie_keyed as (
+    select string_agg(title, ' and ' order by source) as titles
+    from temp.judge_sources
+    where units_keyed_by_movie
 ),
 
 checked as (
@@ -79,16 +90,17 @@ checked as (
             when label_set is null
                 then 'question ' || quoted(question) || ': not a question of ' || source
                     || if(is_dataset, ' (its questions.csv)', ' (seeds/judgement_questions.csv)')
-            when source = 'redial' and no_movie_id
-                then 'movie_id: empty; a ReDial judgement names the form''s movie'
-            when source <> 'redial' and not no_movie_id
-                then 'movie_id ' || quoted(movie_id) || ': only ReDial judgements name a movie'
-            when source = 'redial' and not is_unit and regexp_full_match(movie_id, '[0-9]+\.0+')
-                then 'movie_id ' || quoted(movie_id) || ': a ReDial movie id is a whole number ('
+            when keyed_by_movie and no_movie_id
+                then 'movie_id: empty; a ' || source_title || ' judgement names the form''s movie'
+            when not keyed_by_movie and not no_movie_id
+                then 'movie_id ' || quoted(movie_id) || ': '
+                    || coalesce('only ' || movie_keyed.titles || ' judgements name a movie', 'no judgement names a movie')
+            when keyed_by_movie and not is_unit and regexp_full_match(movie_id, '[0-9]+\.0+')
+                then 'movie_id ' || quoted(movie_id) || ': a ' || source_title || ' movie id is a whole number ('
                     || regexp_extract(movie_id, '^[0-9]+') || '); a table tool wrote it as a decimal (pandas '
                     || 'does for a column with empty cells): write the ids as whole numbers'
-            when source = 'redial' and not is_unit
-                then 'movie_id ' || quoted(movie_id) || ': no ReDial form of ' || dialogue_key
+            when keyed_by_movie and not is_unit
+                then 'movie_id ' || quoted(movie_id) || ': no ' || source_title || ' form of ' || dialogue_key
                     || ' answers ' || question || ' about this movie'
             when not is_unit
                 then 'question ' || quoted(question) || ': not asked of ' || dialogue_key
@@ -107,11 +119,12 @@ checked as (
                     || ', not a judgement (' || judgements || ')'
         end as reason
     from described
+    cross join movie_keyed
 )
 
 select
-    * exclude (reason),
+    * exclude (reason, titles),
     reason,
     if(takes_numbers, number, value_code) as value_number,
-    if(source = 'redial', movie_id, null) as unit_movie_id
+    if(keyed_by_movie, movie_id, null) as unit_movie_id
 from checked;

@@ -1,11 +1,21 @@
--- What a judgement is checked against: the questions and label sets of the built-in sources (read
--- from the project's seeds: {questions} and {labels}) and of every dataset the warehouse holds
--- ({dataset_questions}: raw.dataset_questions, the rows the next build codes the values by), and
--- the units the last build's marts have human ratings of: (dialogue, question), and for ReDial the
--- form's movie too. A dataset's label is coded by its place in the question's label order, a
+-- What a judgement is checked against: the built-in sources' properties, the questions and label
+-- sets of the built-in sources (read from the project's seeds: {sources}, {questions} and {labels})
+-- and of every dataset the warehouse holds ({dataset_questions}: raw.dataset_questions, the rows the
+-- next build codes the values by), and the units the last build's marts have human ratings of:
+-- (dialogue, question), and for a source whose units are keyed by a movie (ReDial) the form's movie
+-- too. A dataset's label is coded by its place in the question's label order, a
 -- dataset's number by itself within its min and max where given (scale_min, scale_max), and a
 -- dataset's value matches a label by its value as the dataset's own rows do (`1.0` is the label
 -- `1`: matches_numbers); a built-in label matches its text.
+-- each built-in source's title and whether its units are keyed by a movie (ingest/sources.py's
+-- registry, as seeds/warehouse_sources.csv holds it); a dataset is not a row here, and its units are
+-- never keyed by a movie
+create or replace temp table judge_sources as
+select source, dataset as title, units_keyed_by_movie
+from read_csv({sources}, header = true, auto_detect = false, columns = {{
+    'source': 'VARCHAR', 'dataset': 'VARCHAR', 'description': 'VARCHAR', 'license': 'VARCHAR',
+    'units_keyed_by_movie': 'BOOLEAN'}});
+
 create or replace temp table judge_questions as
 select distinct
     source,
@@ -67,7 +77,12 @@ from temp.judge_labels
 group by label_set;
 
 create or replace temp table judge_units as
-select distinct dialogue_key, question, if(source = 'redial', movie_id, null) as movie_id from marts.ratings;
+select distinct
+    ratings.dialogue_key,
+    ratings.question,
+    if(sources.units_keyed_by_movie, ratings.movie_id, null) as movie_id
+from marts.ratings
+left join temp.judge_sources as sources on ratings.source = sources.source;
 
 -- a field without its leading and trailing blanks (spaces, tabs, line ends)
 create or replace temp macro stripped(text) as trim(text, ' ' || chr(9) || chr(10) || chr(13));

@@ -5,7 +5,7 @@
 -- ReDial's 0 / 1), and the conversation's turns (a dataset's unit: its turns, or its text as one
 -- turn). The questions and labels are those judgements are checked against (judges/reference.sql).
 -- DUO questions are one unit per dialogue and metric, whatever the rating kind; movie_id and
--- movie_title are ReDial's.
+-- movie_title are those of a source whose units are keyed by a movie (temp.judge_sources: ReDial).
 -- Three statements, so that no sort carries the turns: the units (keys and question, small) are
 -- sorted on their own, each conversation's turns become JSON once, and the last statement joins
 -- them as the units come (`dwh tasks` runs it in one thread, which keeps the units' order).
@@ -18,11 +18,12 @@ with
 
 units as (
     select distinct
-        source,
-        dialogue_key,
-        question,
-        if(source = 'redial', movie_id, null) as movie_id
+        ratings.source,
+        ratings.dialogue_key,
+        ratings.question,
+        if(sources.units_keyed_by_movie, ratings.movie_id, null) as movie_id
     from marts.ratings
+    left join temp.judge_sources as sources on ratings.source = sources.source
     {only}
 ),
 

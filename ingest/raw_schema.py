@@ -1,0 +1,79 @@
+"""The raw schema every load relies on: its DDL (ingest/sql/raw_*.sql, and the raw tables a source
+derives from a list, `Source.raw_ddl`), created where missing, and the check that a DuckDB file's
+raw tables are this project's before anything is copied or written."""
+
+from importlib import resources
+from pathlib import Path
+
+import duckdb
+
+from ingest.database import connect_read_only
+from ingest.errors import DwhError
+from ingest.settings import warehouse_setting
+from ingest.sources import SOURCES, ingest_options
+
+
+def raw_schema_statements() -> list[str]:
+    """The DDL of raw_common.sql first, then every raw_<source>.sql in name order, then the raw
+    tables a source derives from a list (`Source.raw_ddl`)."""
+    sql_dir = resources.files("ingest") / "sql"
+    names = sorted(p.name for p in sql_dir.iterdir() if p.name.startswith("raw_") and p.name.endswith(".sql"))
+    names.remove("raw_common.sql")
+    written = [(sql_dir / name).read_text(encoding="utf-8") for name in ["raw_common.sql", *names]]
+    return written + [ddl for source in SOURCES for ddl in source.derived_raw_ddl()]
+
+
+def ensure_raw_schema(con: duckdb.DuckDBPyConnection) -> None:
+    """Create the raw schema and every source's landing tables if they are missing."""
+    for ddl in raw_schema_statements():
+        con.execute(ddl)
+
+
+def refuse_foreign_raw_tables(db_path: Path, require_a_load: bool = False) -> None:
+    """Refuse a DuckDB file whose `raw` tables of this project's names have other columns (another
+    project's database, say), naming the first such table, before anything is copied or written.
+
+    With `require_a_load` (`dwh build`), also refuse a file no `dwh ingest` finished loading (a typo
+    in DWH_DB_PATH, say), which would otherwise give a green build of nothing."""
+    finished_loads = 0
+    if db_path.is_file() and db_path.stat().st_size > 0:
+        con = connect_read_only(db_path)
+        try:
+            found = dict(con.execute(RAW_COLUMNS_SQL).fetchall())
+            expected = _expected_raw_columns()
+            for table, columns in sorted(found.items()):
+                if table in expected and columns != expected[table]:
+                    names = ", ".join(column.split(" ")[0] for column in columns)
+                    raise DwhError(
+                        f"{db_path}: raw.{table} has columns ({names}) that dwh never wrote: not a warehouse of this "
+                        f"project ({warehouse_setting()}); point DWH_DB_PATH at a new file or at a warehouse dwh made"
+                    )
+            if require_a_load and "ingest_loads" in found:
+                finished_loads = con.execute(
+                    "select count(*) from raw.ingest_loads where finished_at is not null"
+                ).fetchone()[0]
+        finally:
+            con.close()
+    if require_a_load and not finished_loads:
+        raise DwhError(
+            f"{db_path}: no dwh ingest has loaded this warehouse yet ({warehouse_setting()}); "
+            f"run dwh ingest {ingest_options()} first, or point DWH_DB_PATH at the warehouse"
+        )
+
+
+# each raw table's columns as "name type", in order
+RAW_COLUMNS_SQL = """
+    select table_name, list(column_name || ' ' || data_type order by column_index)
+    from duckdb_columns() where database_name = current_database() and schema_name = 'raw'
+    group by table_name"""
+
+
+def _expected_raw_columns() -> dict[str, list[str]]:
+    """The raw tables' columns as this project's DDL creates them (in a scratch in-memory database)."""
+    con = duckdb.connect()
+    try:
+        for ddl in raw_schema_statements():
+            con.execute(ddl)
+        return dict(con.execute(RAW_COLUMNS_SQL).fetchall())
+    finally:
+        con.close()
