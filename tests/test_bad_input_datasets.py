@@ -129,6 +129,31 @@ def test_a_value_counts_as_missing_only_for_its_own_question(tmp_path: Path) -> 
     ]
 
 
+@pytest.mark.parametrize("scale", ["", "-10"], ids=["no-min", "a-min-below-0"])
+def test_a_ratio_value_below_0_is_a_reject_and_a_ratio_scale_below_0_is_refused(tmp_path: Path, scale: str) -> None:
+    """δ(−2, 2) = ((c − k) / (c + k))² divides by 0 and counts opposite values as agreement: a ratio
+    question's values are numbers from 0, whatever its scale says."""
+    questions = QUESTIONS.replace("seconds,ratio,,0,,,", f"seconds,ratio,,{scale},,,")
+    rows = [("u1", "r1", "seconds", "-2", "1"), ("u1", "r2", "seconds", "2", "1"), ("u1", "r3", "seconds", "0", "1")]
+    folder = write_dataset(tmp_path / "study", judgements=rows, questions=questions)
+    db_path = tmp_path / "warehouse.duckdb"
+    completed = ingest_dataset(db_path, folder)
+    if scale:
+        assert completed.returncode != 0
+        assert the_one_error(completed).startswith(
+            f"dwh: error: {folder}/questions.csv: line 5: the ratio question 'seconds' has a scale below 0"
+        )
+        return
+    assert completed.returncode == 0, completed.stderr
+    assert query(db_path, "select rater_id, value from raw.dataset_judgements order by 1") == [
+        ("r2", "2"),
+        ("r3", "0"),
+    ]
+    assert [reason for *_, reason in rejects(db_path)] == [
+        "value '-2': below 0; seconds is a ratio question, which takes numbers from 0"
+    ]
+
+
 def test_raters_without_a_row_in_raters_csv_load_without_attributes_and_are_named(tmp_path: Path) -> None:
     rows = [("u1", f"crowd{n:02d}", "safe", "yes", "1") for n in range(1, 8)] + [("u1", "r1", "safe", "no", "1")]
     folder = write_dataset(tmp_path / "study", judgements=rows)

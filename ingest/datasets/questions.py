@@ -122,6 +122,11 @@ def _question(path: Path, line_number: int, row: dict[str, str]) -> Question:
     low, high = _number(where, row, "min"), _number(where, row, "max")
     if low is not None and high is not None and low > high:
         raise DwhError(f"{where}: min {low:g} is above max {high:g} for {name!r}; {NOTHING}")
+    if level == "ratio" and ((low is not None and low < 0) or (high is not None and high < 0)):
+        raise DwhError(
+            f"{where}: the ratio question {name!r} has a scale below 0; a ratio question takes numbers from 0 "
+            f"(its distance compares two values as a share of their sum); {NOTHING}"
+        )
     wording = (row.get("wording") or "").strip() or None
     return Question(line_number, name, level, labels or None, low, high, missing, wording)
 

@@ -57,6 +57,9 @@ checked as (
             when level in ('interval', 'ratio') and (number < min_value or number > max_value)
                 then 'value ' || quoted(value) || ': outside the scale of ' || trim(question) || ' (a number'
                     || scale_text || ')'
+            when level = 'ratio' and number < 0
+                then 'value ' || quoted(value) || ': below 0; ' || trim(question)
+                    || ' is a ratio question, which takes numbers from 0'
         end as reason
     from described
 )
