@@ -154,6 +154,21 @@ def test_a_ratio_value_below_0_is_a_reject_and_a_ratio_scale_below_0_is_refused(
     ]
 
 
+def test_a_banded_column_holding_no_finite_number_is_named(tmp_path: Path) -> None:
+    """`nan` (a missing number as pandas writes it) sorted above every cut point and put its raters in
+    the top band; now no text but a finite number is banded, and the ingest names the others."""
+    raters = RATERS.replace("r1,crowd,23,", "r1,crowd,nan,").replace("r4,,38,", "r4,,unknown,")
+    db_path = tmp_path / "warehouse.duckdb"
+    completed = ingest_dataset(db_path, write_dataset(tmp_path / "study", raters=raters))
+    assert completed.returncode == 0, completed.stderr
+    assert (
+        "dataset chatbot_study: raters.csv column 'age' is banded (bins) but 2 rater(s) give no finite number there "
+        "('nan', 'unknown'): they are in no band of it; name a text that means no answer in rater_missing"
+    ) in completed.stdout
+    clean = ingest_dataset(tmp_path / "clean.duckdb", write_dataset(tmp_path / "clean"))
+    assert "no finite number" not in clean.stdout  # DATA_EXPIRED is the manifest's rater_missing
+
+
 def test_raters_without_a_row_in_raters_csv_load_without_attributes_and_are_named(tmp_path: Path) -> None:
     rows = [("u1", f"crowd{n:02d}", "safe", "yes", "1") for n in range(1, 8)] + [("u1", "r1", "safe", "no", "1")]
     folder = write_dataset(tmp_path / "study", judgements=rows)

@@ -47,6 +47,7 @@ class DatasetOutcome:
     unlisted_examples: list[str]  # the first few of them, by rater_id
     listed_units: int | None  # rows landed from the units file (None: no units file)
     unlisted_units: int  # units of the landed rows without a row in the units file
+    unbanded: list[tuple[str, int, list[str]]]  # per binned column: raters whose value is no finite number, examples
 
     def summary_lines(self) -> list[str]:
         """What `dwh ingest` prints for the dataset."""
@@ -70,6 +71,12 @@ class DatasetOutcome:
         if self.unlisted_units:
             lines.append(
                 f"dataset {self.name}: {self.unlisted_units:,} unit(s) of the judgements have no row in the units file"
+            )
+        for attribute, n_raters, texts in self.unbanded:
+            lines.append(
+                f"dataset {self.name}: raters.csv column {attribute!r} is banded (bins) but {n_raters:,} rater(s) give "
+                f"no finite number there ({', '.join(repr(text) for text in texts)}): they are in no band of it; "
+                "name a text that means no answer in rater_missing"
             )
         return lines
 
@@ -243,6 +250,18 @@ def _outcome(ctx: LoadContext, folder: DatasetFolder, checked: Checked) -> Datas
         [name],
     ).fetchone()
     reports = [checked_file.report for checked_file in checked.files]
+    unbanded = con.execute(
+        f"""
+        select attribute, count(*), list(distinct value order by value)[1:{NAMED_RATERS}]
+        from raw.dataset_rater_attributes
+        where dataset = $1 and not is_missing
+            and attribute in (select attribute from raw.dataset_bins where dataset = $1)
+            and not coalesce(isfinite(try_cast(trim(value) as double)), false)
+        group by attribute
+        order by attribute
+        """,
+        [name],
+    ).fetchall()
     return DatasetOutcome(
         name=name,
         folder=folder.path,
@@ -257,4 +276,5 @@ def _outcome(ctx: LoadContext, folder: DatasetFolder, checked: Checked) -> Datas
         unlisted_examples=list(examples or []) if folder.raters else [],
         listed_units=int(listed_units) if folder.units else None,
         unlisted_units=int(unlisted_units) if folder.units else 0,
+        unbanded=[(attribute, int(n), list(texts)) for attribute, n, texts in unbanded],
     )

@@ -40,7 +40,8 @@ banded as (
             and attributes.attribute = bins.attribute
             and (bins.lower is null or try_cast(attributes.value_raw as double) >= bins.lower)
             and (bins.upper is null or try_cast(attributes.value_raw as double) < bins.upper)
-            and try_cast(attributes.value_raw as double) is not null
+            -- only finite numbers are banded: `nan` (a missing number as pandas writes it) is none
+            and isfinite(try_cast(attributes.value_raw as double))
 
 ),
 
