@@ -10,6 +10,7 @@ import duckdb
 import pytest
 import yaml
 
+from ingest.recipes.convabuse import FILE, SECONDARY
 from tests.bad_input import the_one_error
 from tests.helpers import PROJECT_ROOT, query, run_dwh
 
@@ -193,6 +194,43 @@ def test_a_convabuse_file_without_its_columns_is_one_line_and_writes_nothing(tmp
     assert the_one_error(completed) == (
         f"dwh: error: {src / 'ConvAbuseEMNLPfull.csv'}: no column 'prev_agent'; not ConvAbuse's "
         "ConvAbuseEMNLPfull.csv as published"
+    )
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["release"]  # no partial folder left
+
+
+@pytest.mark.real_data
+def test_convabuse_one_hot_cells_written_as_floats_give_the_same_dataset(tmp_path: Path) -> None:
+    """A pandas round trip writes the one-hot 0/1 cells as `0.0` / `1.0`: they were read as text, and
+    every judgement came out missing. The recipe reads them as numbers."""
+    src = release(CONVABUSE)
+    floats = tmp_path / "floats"
+    floats.mkdir()
+    one_hot = [*SEVERITY_COLUMNS, *SECONDARY]
+    with duckdb.connect() as con:
+        con.execute(f"create table rows as select * from read_csv('{src / FILE}', all_varchar = true)")
+        for column in one_hot:
+            con.execute(f"""update rows set "{column}" = "{column}" || '.0' where "{column}" in ('0', '1')""")
+        con.execute(f"copy rows to '{floats / FILE}' (format csv, header true)")
+    as_published = run_dwh(["recipe", "convabuse", str(src), str(tmp_path / "a")], tmp_path / "a.duckdb", check=True)
+    as_floats = run_dwh(["recipe", "convabuse", str(floats), str(tmp_path / "b")], tmp_path / "b.duckdb", check=True)
+    assert as_published.returncode == as_floats.returncode == 0
+    published = (tmp_path / "a" / "judgements.csv").read_text()
+    assert (tmp_path / "b" / "judgements.csv").read_text() == published
+    assert published.count(",1,") > 100  # the secondary questions' 1s are there, as labels
+
+
+def test_a_convabuse_file_without_any_judgement_is_one_line_and_writes_nothing(tmp_path: Path) -> None:
+    src = tmp_path / "release"
+    src.mkdir()
+    header = ["example_no", "annotator_id", "conv_id", "prev_agent", "prev_user", "agent", "user", "bot"]
+    header += [*SEVERITY_COLUMNS, *SECONDARY]
+    row = ["0", "Annotator1", "1", "hi", "hello", "how can I help", "you cannot", "E.L.I.Z.A."]
+    row += ["0"] * (len(SEVERITY_COLUMNS) + len(SECONDARY))
+    (src / FILE).write_text(",".join(header) + "\n" + ",".join(row) + "\n")
+    completed = run_dwh(["recipe", "convabuse", str(src), str(tmp_path / "out")], tmp_path / "unused.duckdb")
+    assert the_one_error(completed) == (
+        f"dwh: error: {src / FILE}: no judgement: no row has a 1 in any of is_abuse.-3, is_abuse.-2, is_abuse.-1, "
+        "is_abuse.0, is_abuse.1; not ConvAbuse's ConvAbuseEMNLPfull.csv as published"
     )
     assert sorted(path.name for path in tmp_path.iterdir()) == ["release"]  # no partial folder left
 

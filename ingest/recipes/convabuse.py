@@ -11,6 +11,9 @@ turn with its context) as a dataset folder, one scope (`all`):
   that annotator found the turn abusive (-1 to -3): missing (empty) otherwise;
 - an annotator's repeat judgements of one turn are rounds 1, 2, … in `example_no` order;
 - raters: the eight annotators, experts (gender-studies trained), no attributes.
+
+The 0/1 cells are read as numbers (a table tool's round trip writes `1.0`), and a file in which no
+row has a 1 in any `is_abuse.*` column is refused: its dataset would hold no judgement.
 """
 
 from pathlib import Path
@@ -83,6 +86,7 @@ def write(src: Path, out: Path) -> list[Path]:
             _read(con, release)
         except duckdb.Error as exc:
             raise refusing_unreadable(release, RELEASE)(exc) from exc
+        _refuse_no_judgement(con, release)
         written = [write_manifest(folder, MANIFEST), write_questions(folder, _questions())]
         written += [_judgements(con, folder), _raters(con, folder), _units(con, folder)]
     return [out / path.name for path in written]
@@ -103,7 +107,8 @@ def _read(con: duckdb.DuckDBPyConnection, release: Path) -> None:
         from read_csv({sql_string(str(release))}, all_varchar = true, header = true, quote = '"', escape = '"')
         """
     )
-    severity = ", ".join(f"""if("is_abuse.{value}" = '1', '{value}', null)""" for value in SEVERITY)
+    # one-hot cells read as numbers: a table tool's round trip writes `1.0` / `0.0`
+    severity = ", ".join(f"""if(try_cast("is_abuse.{value}" as double) = 1, '{value}', null)""" for value in SEVERITY)
     items, ids = con.execute(
         "select count(distinct ("
         + ", ".join(f'"{name}"' for name in ITEM_COLUMNS)
@@ -139,7 +144,7 @@ def _questions() -> list[dict[str, str]]:
 
 def _judgements(con: duckdb.DuckDBPyConnection, folder: Path) -> Path:
     answers = [("severity", "severity")] + [
-        (question, f"""if(severity in ('-1', '-2', '-3'), "{question}", '')""") for question in SECONDARY
+        (question, f"""if(severity in ('-1', '-2', '-3'), {_zero_or_one(question)}, '')""") for question in SECONDARY
     ]
     structs = ", ".join(
         f"struct_pack(question := {sql_string(question)}, value := {value}, place := {place})"
@@ -151,6 +156,21 @@ def _judgements(con: duckdb.DuckDBPyConnection, folder: Path) -> Path:
         order by example_no::bigint, answer.place
     """
     return copy_to(con, query, folder / "judgements.csv", "format csv, header true")
+
+
+def _zero_or_one(column: str) -> str:
+    """A 0/1 cell as the label `0` or `1` whether written `1` or `1.0`; any other text as written (a reject)."""
+    number = f"""try_cast("{column}" as double)"""
+    return f"""if({number} in (0, 1), cast(cast({number} as integer) as varchar), "{column}")"""
+
+
+def _refuse_no_judgement(con: duckdb.DuckDBPyConnection, release: Path) -> None:
+    """A file whose severity cells are none of the one-hot's `1` would make a dataset of missing values."""
+    if not con.execute("select count(*) from judged where severity <> ''").fetchone()[0]:
+        columns = ", ".join(f"is_abuse.{value}" for value in SEVERITY)
+        raise DwhError(
+            f"{release}: no judgement: no row has a 1 in any of {columns}; not {RELEASE}'s {FILE} as published"
+        )
 
 
 def _raters(con: duckdb.DuckDBPyConnection, folder: Path) -> Path:
