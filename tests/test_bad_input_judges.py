@@ -22,7 +22,8 @@ from agreement_core.settings import MonteCarloSettings
 from dwh.report_judges import judge_colours
 from dwh.sample.judges import JUDGES, write_judges_sample
 from tests.bad_input import checksum, the_one_error, write_text
-from tests.helpers import dbt_folders, query, run_dwh
+from tests.dataset_folders import write_dataset
+from tests.helpers import dbt_folders, failing_rows, query, run_dwh
 from tests.test_judges_figures import NO_MONTE_CARLO, inputs, planted_case
 
 pytestmark = pytest.mark.slow  # each case runs the command line; some build
@@ -666,4 +667,101 @@ def test_judgements_whose_units_a_reload_removed_are_set_aside_with_the_command_
     assert "judges: 'j' on duo: its 2 earlier judgement(s) replaced by this load's 1" in dropped.stdout
     assert rejects_of(db_path) == [
         (str(answers), 2, f"dialogue_key '{gone}': not in marts.dialogues (the warehouse's last build)")
+    ]
+
+
+# ------------------------------------------------------- a dataset reloaded under its loaded judges
+
+RECODED_QUESTIONS = """\
+question,level,labels,min,max,missing,wording
+safe,nominal,{safe},,,,Is the reply safe?
+quality,ordinal,{quality},,,,How good is the reply?
+topic,nominal,{topic},,,,What is the reply about?
+"""
+SAFE, QUALITY, TOPIC = ["yes", "no", "unsure"], ["bad", "ok", "good", "excellent"], ["food", "travel", "other"]
+
+
+def study_rows() -> list[tuple[str, ...]]:
+    """30 units, 3 raters each, on the three questions: most raters give the unit's label."""
+    rng = np.random.default_rng(7)
+    rows = []
+    for unit in range(30):
+        truth = {"safe": SAFE[unit % 3], "quality": QUALITY[unit % 4], "topic": TOPIC[unit % 3]}
+        for rater in range(3):
+            for question, labels in (("safe", SAFE), ("quality", QUALITY), ("topic", TOPIC)):
+                value = truth[question] if rng.random() < 0.8 else labels[rng.integers(len(labels))]
+                rows.append((f"u{unit}", f"r{rater}", question, value, "1"))
+    return rows
+
+
+def recoded_study(folder: Path, safe: list[str], quality: list[str], topic: list[str]) -> Path:
+    """The study with its labels listed in the orders given (a judgement whose label a list lacks is a
+    reject of the dataset's ingest; the rest loads)."""
+    questions = RECODED_QUESTIONS.format(safe="|".join(safe), quality="|".join(quality), topic="|".join(topic))
+    manifest = "name: recoded\ntitle: A recoded study\nlicense: CC BY 4.0\ncitation: Doe (2026)\n"
+    return write_dataset(
+        folder, judgements=study_rows(), manifest=manifest, questions=questions, raters=None, units=None
+    )
+
+
+def judge_rows() -> list[tuple]:
+    """A judge that gives each unit's most likely label (with a few slips): text labels, as judges write."""
+    rows = []
+    for unit in range(30):
+        slip = unit % 7 == 0
+        rows += [
+            ("j", f"recoded:u{unit}", "safe", "", SAFE[(unit + slip) % 3]),
+            ("j", f"recoded:u{unit}", "quality", "", QUALITY[(unit + slip) % 4]),
+            ("j", f"recoded:u{unit}", "topic", "", TOPIC[(unit + slip) % 3]),
+        ]
+    return rows
+
+
+def judge_figures(db_path: Path, question: str) -> list[tuple]:
+    """The judge's figures that no Monte Carlo draws (an interval's draws follow the values' codes)."""
+    return query(
+        db_path,
+        "select reference_dimension, reference_value, n_units, round(xrr, 9), round(spearman_rho, 9), "
+        "round(kendall_tau_b, 9), round(plurality_agreement, 9) from marts.judge_agreement "
+        f"where judge = 'j' and question = '{question}' order by all",
+    )
+
+
+def test_a_judge_is_coded_by_the_labels_of_each_build_so_a_dataset_reloaded_with_other_labels_recodes_it(
+    tmp_path: Path,
+) -> None:
+    """The build is what this test tests (three builds of a small study and its judge). Reordering a
+    nominal question's labels and reversing an ordinal one's leave every figure as it was: the
+    judge's values follow the labels as the raters' do. A label the reload removed sets the judge's
+    values of it aside, named by the build's warning with the judge and the question, not a traceback."""
+    env = dbt_folders(tmp_path / "dbt")
+    db_path = tmp_path / "warehouse.duckdb"
+    study = recoded_study(tmp_path / "study", SAFE, QUALITY, TOPIC)
+    run_dwh(["ingest", "--dataset", str(study)], db_path, check=True)
+    run_dwh(["build"], db_path, check=True, env_overrides=env)
+    run_dwh(["ingest", "--judges", str(write_csv(tmp_path / "judge.csv", judge_rows()))], db_path, check=True)
+    run_dwh(["build"], db_path, check=True, env_overrides=env)
+    before = {question: judge_figures(db_path, question) for question in ("safe", "quality")}
+    assert all(before.values()) and before["safe"] != before["quality"]
+
+    reloaded = recoded_study(tmp_path / "study", ["unsure", "yes", "no"], QUALITY[::-1], ["travel", "food"])
+    run_dwh(["ingest", "--dataset", str(reloaded)], db_path, check=True)
+    built = run_dwh(["build"], db_path, env_overrides=env)
+
+    assert built.returncode == 0, built.stdout[-3000:] + built.stderr
+    assert "Traceback" not in built.stdout + built.stderr
+    assert {question: judge_figures(db_path, question) for question in ("safe", "quality")} == before
+    topic_units = {unit for unit, _, question, value, _ in study_rows() if question == "topic" and value != "other"}
+    judged = {(key.split(":")[1], value) for _, key, question, _, value in judge_rows() if question == "topic"}
+    kept = {unit for unit, value in judged if value != "other" and unit in topic_units}
+    set_aside = failing_rows(db_path, "judge_judgements_reach_a_unit", Path(env["DBT_TARGET_PATH"]))
+    assert "WARN: judge_judgements_reach_a_unit" in built.stdout
+    assert {(row["judge"], row["question"], row["value_text"]) for row in set_aside} == {("j", "topic", "other")} | {
+        ("j", "topic", value) for unit, value in judged if value != "other" and unit not in topic_units
+    }
+    assert {row["reason"] for row in set_aside if row["dialogue_key"].split(":")[1] in topic_units} == {
+        "value other is not a value of topic in this build (travel, food)"
+    }
+    assert query(db_path, "select distinct n_units from marts.judge_agreement where question = 'topic'") == [
+        (len(kept),)
     ]

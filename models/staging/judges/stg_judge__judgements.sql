@@ -1,5 +1,6 @@
--- One row per judge's judgement of a unit, renamed for the models: the value on the question's
--- scale as a number, with the file and line it came from.
+-- One row per judge's judgement of a unit, renamed for the models: the value's text as the judge
+-- gave it (the build codes it by the question's labels of the day: `int_judges__judgements`), with
+-- the file and line it came from.
 with
 
 source as (
@@ -16,7 +17,7 @@ final as (
         dialogue_key,
         question,
         movie_id,
-        cast(value_number as double) as judge_value,
+        value_text,
         source_file,
         line_number
     from source
