@@ -2,4 +2,11 @@
 (`maths`), its Monte Carlo (`resampling`), the per-question figures of `agreement`
 (`group_figures`), the replications' xRR (`replications`), the judges' figures on the same
 functions (`judge_references`, `judges`, `judge_comparison`) and the vars they follow (`settings`).
-The dbt Python models import this package; it imports nothing from `dwh` or `ingest`."""
+The dbt Python models import this package; it imports nothing from `dwh` or `ingest`.
+
+`agreement_core.alpha(reliability_data, level_of_measurement)` is the marts' α for a reader's own
+raters × units matrix (`reliability_data`), as the `krippendorff` package takes it."""
+
+from agreement_core.reliability_data import alpha
+
+__all__ = ["alpha"]

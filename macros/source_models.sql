@@ -81,3 +81,18 @@
         {{ exceptions.raise_compiler_error("source_models: no list of source models for '" ~ kind ~ "'") }}
     {%- endif -%}
 {%- endmacro %}
+
+{#-
+    The rows every source contributes to a shared relation of one kind (a mart such as `ratings`, or
+    a feed such as `judgements`): the models `source_models(kind)` above lists,
+    unioned by column name (a source emits only the columns it has; the others are null). A mart
+    casts the result to its contract with `contract_columns()`.
+-#}
+{% macro union_source_models(kind) -%}
+    {%- for model in source_models(kind) %}
+    select * from {{ model }}
+    {%- if not loop.last %}
+    union all by name
+    {%- endif %}
+    {%- endfor %}
+{%- endmacro %}
