@@ -150,8 +150,9 @@ def label_agreement(task: JudgeQuestion) -> tuple[np.ndarray, np.ndarray]:
 
 
 def score_correlations(task: JudgeQuestion) -> dict[str, np.ndarray]:
-    """Ordered questions: Spearman's ρ and Kendall's τ-b (scipy's, with their p) between the judge's
-    value and the mean of the reference's values per unit, over the units both have."""
+    """Ordered questions: Spearman's ρ (`maths.correlations`, as the scores' correlations) and Kendall's
+    τ-b (scipy's), with their p, between the judge's value and the mean of the reference's values per
+    unit, over the units both have."""
     # imported here: scipy.stats takes a second or two to import, which a build without judges never pays
     from scipy import stats
 
@@ -171,9 +172,10 @@ def score_correlations(task: JudgeQuestion) -> dict[str, np.ndarray]:
             x, y = judge_value[judge, shared], mean_value[shared]
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # a constant side: scipy warns and gives NaN, as we report it
-                spearman = stats.spearmanr(x, y)
                 kendall = stats.kendalltau(x, y, variant="b")
-            figures["spearman_rho"][judge, number], figures["spearman_p"][judge, number] = spearman
+            spearman = maths.correlations(x, y)
+            figures["spearman_rho"][judge, number] = spearman["spearman_rho"]
+            figures["spearman_p"][judge, number] = spearman["spearman_p"]
             figures["kendall_tau_b"][judge, number], figures["kendall_p"][judge, number] = kendall
     return figures
 

@@ -12,6 +12,7 @@ directly on generated numpy arrays (fast); the last ones read one built sample w
 import os
 import subprocess
 import sys
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,6 +21,8 @@ import numpy as np
 import pandas as pd
 import pytest
 import scipy.stats
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from krippendorff import alpha as package_alpha
 
 from agreement_core import maths, resampling
@@ -517,7 +520,8 @@ def test_correlation_p_values_equal_scipy(sample_warehouse: duckdb.DuckDBPyConne
         assert len(pair) == row.n_dialogues
         pearson = scipy.stats.pearsonr(pair.iloc[:, 0], pair.iloc[:, 1])
         spearman = scipy.stats.spearmanr(pair.iloc[:, 0], pair.iloc[:, 1])
-        assert abs(row.pearson_p - pearson.pvalue) <= TOLERANCE, row
+        assert abs(row.pearson_r - pearson.statistic) <= TOLERANCE and abs(row.pearson_p - pearson.pvalue) <= TOLERANCE
+        assert abs(row.spearman_rho - spearman.statistic) <= TOLERANCE, row
         assert abs(row.spearman_p - spearman.pvalue) <= TOLERANCE, row
 
 
@@ -529,3 +533,23 @@ def test_correlation_p_value_edges_equal_scipy() -> None:
             r = np.corrcoef(x, y)[0, 1]
             assert abs(maths.correlation_p_value(r, n) - scipy.stats.pearsonr(x, y).pvalue) <= TOLERANCE
     assert np.isnan(maths.correlation_p_value(0.5, 2)) and np.isnan(maths.correlation_p_value(np.nan, 10))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    pairs=st.lists(st.tuples(st.integers(1, 5), st.integers(1, 5)), min_size=3, max_size=60),
+)
+def test_the_one_spearman_and_pearson_equal_scipys_with_ties_and_constant_sides(pairs: list[tuple[int, int]]) -> None:
+    """`maths.correlations`, the one implementation the scores' correlations and the judges' ρ use (from 3
+    pairs: below, every p is NaN, where scipy gives Pearson's p 1; `test_correlation_p_value_edges_equal_scipy`)."""
+    x, y = (np.array(side, dtype=float) for side in zip(*pairs))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # scipy warns on a constant side (its figure is NaN, as ours)
+        pearson, spearman = scipy.stats.pearsonr(x, y), scipy.stats.spearmanr(x, y)
+
+    figures = maths.correlations(x, y)
+
+    assert figures["pearson_r"] == pytest.approx(pearson.statistic, abs=TOLERANCE, nan_ok=True)
+    assert figures["spearman_rho"] == pytest.approx(spearman.statistic, abs=TOLERANCE, nan_ok=True)
+    assert figures["pearson_p"] == pytest.approx(pearson.pvalue, abs=TOLERANCE, nan_ok=True)
+    assert figures["spearman_p"] == pytest.approx(spearman.pvalue, abs=TOLERANCE, nan_ok=True)

@@ -119,6 +119,41 @@ def test_the_interface_lists_every_marts_columns_as_its_yaml_declares_them() -> 
         assert not unknown, f"marts.{name}: docs/INTERFACE.md lists columns the YAML does not: {unknown}"
 
 
+def interface_command_rows() -> dict[str, str]:
+    """docs/INTERFACE.md's command table: each row's first cell, by the commands it names (`dwh x`)."""
+    section = INTERFACE.read_text().split("## Commands", 1)[1].split("\n## ", 1)[0]
+    rows = {}
+    for line in section.splitlines():
+        cell = line.split("|")[1] if line.startswith("| `dwh ") else ""
+        for command in re.findall(r"`dwh (\w+)", cell):
+            rows[command] = cell
+    return rows
+
+
+def cli_commands() -> dict[str, list[str]]:
+    """Each `dwh` command with the words a reader types: its options and its positionals' metavars."""
+    from dwh.cli import build_parser
+
+    [subcommands] = [action for action in build_parser()._actions if action.choices and action.dest == "command"]
+    words = {}
+    for name, parser in subcommands.choices.items():
+        words[name] = [
+            max(action.option_strings, key=len) if action.option_strings else (action.metavar or action.dest).upper()
+            for action in parser._actions
+            if action.dest != "help"
+        ]
+    return words
+
+
+def test_the_interface_lists_every_command_and_its_options_as_the_cli_declares_them() -> None:
+    rows = interface_command_rows()
+    commands = cli_commands()
+    assert set(rows) == set(commands), "docs/INTERFACE.md's command table and `dwh --help` name other commands"
+    for name, words in commands.items():
+        missing = [word for word in words if word not in rows[name]]
+        assert not missing, f"docs/INTERFACE.md's row of `dwh {name}` lacks what `dwh {name} --help` lists: {missing}"
+
+
 def dbt_project_vars() -> set[str]:
     return set(yaml.safe_load((PROJECT_ROOT / "dbt_project.yml").read_text())["vars"])
 

@@ -1,9 +1,9 @@
--- The correlations of `score_correlations` (its p-values come from `int_agreement__correlation_p_values`):
--- how each score of a dialogue goes with every other, per scope, for the questions scored on an
--- interval scale (DUO's metrics, by its users and by its annotators). A dialogue's score on a
--- (question, rating kind) is the mean of its raters' values: the user's own score, or the mean
--- of the annotators' (not the rounded published mean). Pearson on the scores, Spearman as
--- Pearson on their ranks, tied scores sharing their mean rank.
+-- What `score_correlations` correlates: every ordered pair of different scores of a dialogue, per
+-- scope, for the questions scored on an interval scale (DUO's metrics, by its users and by its
+-- annotators), one row per (pair, dialogue with both scores); a pair with no such dialogue has one
+-- row with null scores. A dialogue's score on a (question, rating kind) is the mean of its raters'
+-- values: the user's own score, or the mean of the annotators' (not the rounded published mean).
+-- The correlations: `int_agreement__score_correlations` (`agreement_core.maths.correlations`).
 with
 
 judgements as (
@@ -77,12 +77,6 @@ paired_scores as (
 
     select
         measure_pairs.pair_id,
-        measure_pairs.source,
-        measure_pairs.scope,
-        measure_pairs.question_a,
-        measure_pairs.rating_kind_a,
-        measure_pairs.question_b,
-        measure_pairs.rating_kind_b,
         score_a.score as score_a,
         score_b.score as score_b
     from measure_pairs
@@ -101,59 +95,20 @@ paired_scores as (
 
 ),
 
--- average ranks: the lowest rank of a tie plus half the tie's width
-ranked as (
-
-    select
-        *,
-        rank() over pair_by_a + (count(*) over (partition by pair_id, score_a) - 1) / 2 as rank_a,
-        rank() over pair_by_b + (count(*) over (partition by pair_id, score_b) - 1) / 2 as rank_b
-    from paired_scores
-    window
-        pair_by_a as (partition by pair_id order by score_a),
-        pair_by_b as (partition by pair_id order by score_b)
-
-),
-
-correlated as (
-
-    select
-        source,
-        scope,
-        question_a,
-        rating_kind_a,
-        question_b,
-        rating_kind_b,
-        count(*) as n_dialogues,
-        count(distinct score_a) > 1 and count(distinct score_b) > 1 as both_vary,
-        corr(score_a, score_b) as pearson_r,
-        corr(rank_a, rank_b) as spearman_rho
-    from ranked
-    group by all
-
-),
-
 final as (
 
     select
+        measure_pairs.pair_id,
         measure_pairs.source,
         measure_pairs.scope,
         measure_pairs.question_a,
         measure_pairs.rating_kind_a,
         measure_pairs.question_b,
         measure_pairs.rating_kind_b,
-        coalesce(correlated.n_dialogues, 0) as n_dialogues,
-        case when correlated.both_vary then correlated.pearson_r end as pearson_r,
-        case when correlated.both_vary then correlated.spearman_rho end as spearman_rho
+        paired_scores.score_a,
+        paired_scores.score_b
     from measure_pairs
-    left join correlated
-        on
-            measure_pairs.source = correlated.source
-            and measure_pairs.scope = correlated.scope
-            and measure_pairs.question_a = correlated.question_a
-            and measure_pairs.rating_kind_a = correlated.rating_kind_a
-            and measure_pairs.question_b = correlated.question_b
-            and measure_pairs.rating_kind_b = correlated.rating_kind_b
+    left join paired_scores on measure_pairs.pair_id = paired_scores.pair_id
 
 )
 
