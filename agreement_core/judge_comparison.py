@@ -79,21 +79,13 @@ class _JudgesOnUnits:
         rng = resampling.generator(
             settings.seed, *self.name, hashlib.sha256(self.ranks.tobytes()).hexdigest(), "paired bootstrap"
         )
-        patterns = {
-            judge: resampling.UnitPatterns.of(np.concatenate([counts[:, None], self.references], axis=1), self.metric)
+        figures = {
+            judge: resampling.xrr_draws(
+                resampling.UnitPatterns.of(np.concatenate([counts[:, None], self.references], axis=1), self.metric)
+            )
             for judge, counts in self.judges.items()
         }
-        n_draws, n_units = settings.n_bootstrap, self.ranks.size
-        largest = max(of_judge.counts.size for of_judge in patterns.values())
-        batch = resampling.batch_size(max(largest, n_units))
-        draws: dict[str, list[np.ndarray]] = {judge: [] for judge in self.judges}
-        for start in range(0, n_draws, batch):
-            picked = resampling.unit_resamples(rng, n_units, min(batch, n_draws - start))
-            for judge, of_judge in patterns.items():
-                x, references = of_judge.counts[:, None, :1], of_judge.counts[:, None, 1:]
-                weights = of_judge.weights(picked)[:, None, :]
-                draws[judge].append(maths.cross_reliability(x, references, of_judge.metric, weights).xrr)
-        return {judge: np.concatenate(of_judge) for judge, of_judge in draws.items()}
+        return resampling.bootstrap(figures, rng, settings.n_bootstrap, shared_units=self.ranks.size)
 
 
 @dataclass

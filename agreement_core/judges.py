@@ -194,14 +194,9 @@ def xrr_intervals(task: JudgeQuestion, settings: MonteCarloSettings) -> tuple[np
         if not units.any():
             continue
         stacked = np.concatenate([task.judge_counts[:, [judge]][:, :, units], references[:, :, units]], axis=1)
-        patterns = resampling.UnitPatterns.of(stacked, task.metric)
-
-        def xrr_of_draws(weights: np.ndarray, patterns: resampling.UnitPatterns = patterns) -> np.ndarray:
-            x, y = patterns.counts[:, None, :1], patterns.counts[:, None, 1:]
-            return maths.cross_reliability(x, y, patterns.metric, weights[:, None, :]).xrr
-
+        figure = resampling.xrr_draws(resampling.UnitPatterns.of(stacked, task.metric))
         rng = resampling.generator(settings.seed, *task.question.name, name, "judge bootstrap")
-        draws = resampling.bootstrap_draws(xrr_of_draws, patterns, rng, settings.n_bootstrap)
+        draws = resampling.bootstrap({name: figure}, rng, settings.n_bootstrap)[name]
         low[judge], high[judge] = resampling.percentile_interval(draws)
     return low, high
 

@@ -1,6 +1,8 @@
 """The Monte Carlo around the agreement figures of `agreement_core.maths`: the percentile bootstrap
 over units, GRASP's permutation test of group labels, Benjamini–Hochberg. Every draw and
-permutation is computed by the same functions as the row's own figure. Every permutation test
+permutation is computed by the same functions as the row's own figure. Every bootstrap (α's,
+xRR's of the replications and the judges, the judges' paired intervals) runs through `bootstrap`, on
+the figures' own draws (`alpha_draws`, `xrr_draws`); every permutation test
 (GRASP's here, the judges' alignment and paired tests) runs through `sequential_test`: a figure
 stops drawing shuffles once its p is known to be above 0.05 (`stopping_count`), every decision at
 0.05 staying that of all P shuffles.
@@ -99,18 +101,67 @@ def distinct_columns(table: Array) -> tuple[Array, Array, Array]:
     return in_order[:, first], of_unit, np.diff(np.append(first, order.size))
 
 
-def bootstrap_draws(
-    statistic: Callable[[Array], Array], patterns: UnitPatterns, rng: np.random.Generator, n_draws: int
-) -> Array:
-    """`statistic(pattern_weights)` for `n_draws` resamples of the units with replacement, in batches.
-    A resample of N units picks each pattern a multinomial(N, share of units with the pattern)
-    number of times: drawn per pattern, so the cost grows with the distinct patterns, not the units."""
+@dataclass(frozen=True)
+class Resampled:
+    """A figure to bootstrap: the units' patterns it reads, and its value on a batch of resamples
+    (`figure(weights)`, weights `(draws, patterns)`: how often each resample picked each pattern)."""
+
+    patterns: UnitPatterns
+    figure: Callable[[Array], Array]
+
+
+def alpha_draws(patterns: UnitPatterns) -> Resampled:
+    """α of each set of counts in `patterns` (`(labels, sets, patterns)`): `(draws, sets)`."""
+
+    def alpha_of(weights: Array) -> Array:
+        return maths.krippendorff_alpha(patterns.counts[:, None], patterns.metric, weights[:, None, :]).alpha
+
+    return Resampled(patterns, alpha_of)
+
+
+def xrr_draws(patterns: UnitPatterns) -> Resampled:
+    """xRR of the first set of counts in `patterns` (`(labels, 1 + R, patterns)`: a judge, one side of
+    a replication) with each of the others (references): `(draws, 1, R)`."""
+
+    def xrr_of(weights: Array) -> Array:
+        x, y = patterns.counts[:, None, :1], patterns.counts[:, None, 1:]
+        return maths.cross_reliability(x, y, patterns.metric, weights[:, None, :]).xrr
+
+    return Resampled(patterns, xrr_of)
+
+
+def bootstrap(
+    figures: dict[object, Resampled], rng: np.random.Generator, n_draws: int, *, shared_units: int | None = None
+) -> dict[object, Array]:
+    """The one bootstrap of the warehouse: each figure on `n_draws` resamples of the units with
+    replacement, in batches (memory stays flat), `(draws, ...)` per figure.
+
+    Alone (the default), each figure draws its own resamples from `rng`, one figure after the other:
+    a resample of N units picks each pattern a multinomial(N, share of units with the pattern) number
+    of times, drawn per pattern, so the cost grows with the distinct patterns, not the units. With
+    `shared_units` (a paired bootstrap), every figure reads the same resamples of that many units,
+    drawn unit by unit (`unit_resamples`), each counting the picks of its own patterns
+    (`UnitPatterns.weights`): the difference of two figures' draws is then the draws of their difference."""
+    if shared_units is None:
+        return {key: _own_draws(resampled, rng, n_draws) for key, resampled in figures.items()}
+    largest = max(resampled.patterns.counts.size for resampled in figures.values())
+    batch = batch_size(max(largest, shared_units))
+    draws: dict[object, list[Array]] = {key: [] for key in figures}
+    for start in range(0, n_draws, batch):
+        picked = unit_resamples(rng, shared_units, min(batch, n_draws - start))
+        for key, resampled in figures.items():
+            draws[key].append(resampled.figure(resampled.patterns.weights(picked)))
+    return {key: np.concatenate(of_figure) for key, of_figure in draws.items()}
+
+
+def _own_draws(resampled: Resampled, rng: np.random.Generator, n_draws: int) -> Array:
+    patterns = resampled.patterns
     total = int(patterns.n_units.sum())
     shares = patterns.n_units / total
     batch = batch_size(patterns.counts.size)
     return np.concatenate(
         [
-            statistic(rng.multinomial(total, shares, size=min(batch, n_draws - start)))
+            resampled.figure(rng.multinomial(total, shares, size=min(batch, n_draws - start)))
             for start in range(0, n_draws, batch)
         ]
     )
@@ -118,7 +169,7 @@ def bootstrap_draws(
 
 def unit_resamples(rng: np.random.Generator, n_units: int, n_draws: int) -> Array:
     """`(draws, n_units)`: the unit numbers each of `n_draws` resamples of n units with replacement
-    picks. Drawn per unit, so that statistics whose units fall into different patterns share them
+    picks. Drawn per unit, so that figures whose units fall into different patterns share them
     (each counts its patterns' picks: `UnitPatterns.weights`)."""
     return rng.integers(0, n_units, size=(n_draws, n_units))
 
@@ -131,12 +182,8 @@ def bootstrap_alpha_interval(
     if group_counts.shape[-1] == 0:
         no_interval = np.full(group_counts.shape[1:-1], np.nan)
         return no_interval, no_interval.copy()
-    patterns = UnitPatterns.of(group_counts, metric)
-
-    def alpha_of_draws(weights: Array) -> Array:
-        return maths.krippendorff_alpha(patterns.counts[:, None], patterns.metric, weights[:, None, :]).alpha
-
-    return percentile_interval(bootstrap_draws(alpha_of_draws, patterns, rng, n_draws))
+    draws = bootstrap({"alpha": alpha_draws(UnitPatterns.of(group_counts, metric))}, rng, n_draws)
+    return percentile_interval(draws["alpha"])
 
 
 def bootstrap_xrr_interval(
@@ -144,13 +191,8 @@ def bootstrap_xrr_interval(
 ) -> tuple[float, float]:
     """95% percentile interval of the xRR of X with Y (`(labels, units)` each), resampling the units."""
     patterns = UnitPatterns.of(np.stack([counts_x, counts_y], axis=1), metric)
-
-    def xrr_of_draws(weights: Array) -> Array:
-        x, y = patterns.counts[:, None, 0], patterns.counts[:, None, 1]
-        return maths.cross_reliability(x, y, patterns.metric, weights).xrr
-
-    low, high = percentile_interval(bootstrap_draws(xrr_of_draws, patterns, rng, n_draws)[:, None])
-    return float(low[0]), float(high[0])
+    low, high = percentile_interval(bootstrap({"xrr": xrr_draws(patterns)}, rng, n_draws)["xrr"])
+    return float(low.item()), float(high.item())
 
 
 # --------------------------------------------------------------------------------- permutations
