@@ -17,9 +17,9 @@ from agreement_core.settings import MonteCarloSettings
 
 
 def model(dbt, session):
+    # computed once per input: the merge it keeps its rows by is dbt_project.yml's `computed_once`
     dbt.config(
         materialized="incremental",
-        incremental_strategy="merge",
         unique_key=[
             "judge_a",
             "judge_b",
@@ -30,11 +30,6 @@ def model(dbt, session):
             "reference_dimension",
             "reference_value",
         ],
-        merge_clauses={
-            "when_matched": [{"action": "update", "mode": "by_name"}],
-            "when_not_matched": [{"action": "insert", "mode": "by_name"}, {"by": "source", "action": "delete"}],
-        },
-        on_schema_change="sync_all_columns",
     )
     stored = memo.Memo.of(memo.stored_rows(dbt, session), judge_comparison.PAIR_SLOT)
     settings = MonteCarloSettings.from_frame(dbt.ref("int_agreement__settings").df())
