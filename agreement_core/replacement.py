@@ -23,7 +23,14 @@ import pandas as pd
 
 from agreement_core import memo
 from agreement_core.group_figures import SLOT
-from agreement_core.judge_references import JudgedQuestion, JudgeQuestion, Reference, base_inputs, dimension_inputs
+from agreement_core.judge_references import (
+    JudgedQuestion,
+    JudgeQuestion,
+    Reference,
+    base_inputs,
+    dimension_inputs,
+    judge_question,
+)
 
 # the margin ε given to the judge by the reference's kind of rater (a dataset.yml's
 # `alt_test_epsilon` or the build var `alt_test_epsilon` stands for all)
@@ -110,11 +117,14 @@ def alt_test(
     per_unit = np.bincount(unit_index, minlength=n_unit_axis)
     kept = ~np.isnan(judge_values[unit_index]) & (per_unit[unit_index] >= 2)
     unit_index, rater_index, values = unit_index[kept], rater_index[kept], values[kept]
-    n_units, n_raters = len(np.unique(unit_index)), len(np.unique(rater_index))
+    units_of = np.bincount(rater_index)  # every rater's units (one value per rater and unit)
+    raters = np.flatnonzero(units_of)
+    units_of = units_of[raters]
+    position = np.searchsorted(raters, rater_index)
+    n_units, n_raters = int(np.count_nonzero(np.bincount(unit_index))), len(raters)
     judge_score, rater_score = scores(unit_index, values, judge_values[unit_index], level, n_unit_axis)
     judge_wins_unit = (judge_score >= rater_score).astype(float)  # w_J
     rater_wins_unit = (rater_score >= judge_score).astype(float)  # w_h
-    raters, position, units_of = np.unique(rater_index, return_inverse=True, return_counts=True)
     tested = units_of >= min_units
     tests = rater_t_tests(rater_wins_unit - judge_wins_unit, position, len(raters), epsilon)
     judge_advantage = np.bincount(position, judge_wins_unit, len(raters)) / np.maximum(units_of, 1)
@@ -211,11 +221,21 @@ def values_of(task: JudgeQuestion, labels: np.ndarray) -> np.ndarray:
     return task.question.codes[labels].astype(float)
 
 
-def judge_values_of(task: JudgeQuestion) -> np.ndarray:
-    """`(judges, units)`: each judge's value on the test's scale, NaN where it gave none."""
-    has_value = task.judge_counts.sum(axis=0) > 0
-    values = values_of(task, task.judge_counts.argmax(axis=0))
-    return np.where(has_value, values, np.nan)
+def judge_values_on(task: JudgeQuestion, judge_values: pd.DataFrame) -> np.ndarray:
+    """A judge's values (`judge_values`: unit_id, value) on the task's units and the test's scale
+    (positions 1..K for ordinal questions), NaN where it gave none: a unit no reference rater judged
+    is on no axis of the task, and in no test."""
+    on_units = np.full(len(task.unit_ids), np.nan)
+    unit_ids = judge_values["unit_id"].to_numpy()
+    position = np.minimum(np.searchsorted(task.unit_ids, unit_ids), max(len(task.unit_ids) - 1, 0))
+    known = (
+        (position < len(task.unit_ids)) & (task.unit_ids[position] == unit_ids) if len(task.unit_ids) else position < 0
+    )
+    values = judge_values["value"].to_numpy(dtype=float)[known]
+    if task.question.level == "ordinal":
+        values = np.searchsorted(task.question.codes, values) + 1.0
+    on_units[position[known]] = values
+    return on_units
 
 
 @dataclass(frozen=True)
@@ -227,66 +247,76 @@ class ReplacementSettings:
 
 
 def question_rows(
-    task: JudgeQuestion, settings: ReplacementSettings, rater_keys: dict[str, np.ndarray]
+    task: JudgeQuestion,
+    judges: dict[str, np.ndarray],
+    settings: ReplacementSettings,
+    rater_keys: dict[str, np.ndarray],
 ) -> pd.DataFrame:
-    """Every judge's rows of the question: per reference with several raters per unit, its verdict
-    (rater_key `VERDICT_ROW`) and a row per tested rater. `rater_keys`: each base reference's rater
-    keys by ceiling number."""
-    judge_values = judge_values_of(task)
-    rows = []
-    for judge_number, judge in enumerate(task.judges):
+    """The given judges' rows of the question (`judges`: each judge's values on the task's units,
+    `judge_values_on`): per reference with several raters per unit, its verdict (rater_key
+    `VERDICT_ROW`) and a row per tested rater. `rater_keys`: each base reference's rater keys by
+    ceiling number."""
+    columns: dict[str, list] = {name: [] for name in ROW_COLUMNS}
+    for judge, judge_values in judges.items():
         for reference in task.references:
             if not has_several_raters(reference):
                 continue
             epsilon = settings.epsilon_of(reference.base.name)
             units, raters, values = reference_values(task, reference)
-            verdict = alt_test(
-                units, raters, values, judge_values[judge_number], task.question.level, epsilon, settings.min_units
-            )
-            rows.append(verdict_rows(judge, reference, epsilon, verdict, rater_keys[reference.base.name]))
-    if not rows:
-        return pd.DataFrame(columns=[c for c in COLUMNS if c not in (memo.FINGERPRINT, memo.COMPUTED_AT)])
-    return pd.concat(rows, ignore_index=True).assign(**dict(zip(SLOT, task.question.name)))
+            verdict = alt_test(units, raters, values, judge_values, task.question.level, epsilon, settings.min_units)
+            add_rows(columns, judge, reference, epsilon, verdict, rater_keys[reference.base.name])
+    return pd.DataFrame(columns).assign(**dict(zip(SLOT, task.question.name)))
 
 
-def verdict_rows(judge: str, reference: Reference, epsilon: float, verdict: Verdict, keys: np.ndarray) -> pd.DataFrame:
+# a question's rows as `question_rows` collects them, column by column
+ROW_COLUMNS = [c for c in COLUMNS if c not in (*SLOT, memo.FINGERPRINT, memo.COMPUTED_AT)]
+
+
+def add_rows(
+    columns: dict[str, list], judge: str, reference: Reference, epsilon: float, verdict: Verdict, keys: np.ndarray
+) -> None:
+    """A reference's verdict row and its tested raters' rows, appended to `columns`."""
     tested = verdict.raters
-    own = {
-        "rater_key": VERDICT_ROW,
-        "n_units": verdict.n_units,
-        "n_raters": verdict.n_raters,
-        "n_raters_tested": verdict.n_raters_tested,
-        "winning_rate": verdict.winning_rate,
-        "advantage_probability": verdict.advantage_probability,
-        "replaces": verdict.replaces,
+    n_rows = 1 + len(tested.rater)
+    blank = [None] * len(tested.rater)
+    own_and_raters = {
+        "judge": [judge] * n_rows,
+        "reference_dimension": [reference.dimension] * n_rows,
+        "reference_value": [reference.value] * n_rows,
+        "rater_key": [VERDICT_ROW, *keys[tested.rater]],
+        "epsilon": [epsilon] * n_rows,
+        "n_units": [verdict.n_units, *tested.n_units.tolist()],
+        "n_raters": [verdict.n_raters, *blank],
+        "n_raters_tested": [verdict.n_raters_tested, *blank],
+        "winning_rate": [verdict.winning_rate, *blank],
+        "advantage_probability": [verdict.advantage_probability, *blank],
+        "replaces": [verdict.replaces, *blank],
+        "judge_advantage": [None, *tested.judge_advantage.tolist()],
+        "rater_advantage": [None, *tested.rater_advantage.tolist()],
+        "p_value": [None, *tested.p_value.tolist()],
+        "judge_wins": [None, *tested.judge_wins.tolist()],
     }
-    raters = {
-        "rater_key": keys[tested.rater],
-        "n_units": tested.n_units,
-        "judge_advantage": tested.judge_advantage,
-        "rater_advantage": tested.rater_advantage,
-        "p_value": tested.p_value,
-        "judge_wins": tested.judge_wins,
-    }
-    rows = pd.concat([pd.DataFrame([own]), pd.DataFrame(raters)], ignore_index=True)
-    return rows.assign(
-        judge=judge, reference_dimension=reference.dimension, reference_value=reference.value, epsilon=epsilon
-    )
+    for name, values in own_and_raters.items():
+        columns[name].extend(values)
 
 
-def inputs_of(task: JudgeQuestion, settings: ReplacementSettings, rater_keys: dict[str, np.ndarray]) -> list[object]:
+def inputs_of(
+    task: JudgeQuestion, judge_values: np.ndarray, settings: ReplacementSettings, rater_keys: dict[str, np.ndarray]
+) -> list[object]:
     """Everything a judge's rows of a question are computed from, for its fingerprint: the question's
-    labels and level, the judge's values, each base reference's values, rater keys and ε, its
-    raters' groups, and the minimum units."""
+    labels and level, the judge's values on the references' units (numbered by rank, as the task's
+    units are the references' own: no other judge moves them), each base reference's values, rater
+    keys and ε, its raters' groups, the minimum units and the level of the test."""
     question = task.question
     bases = {reference.base.name: reference.base for reference in task.references}
     dimensions = sorted(task.dimensions.items(), key=lambda item: item[0])
+    judged = np.flatnonzero(~np.isnan(judge_values))
     return [
         question.name,
         question.codes,
         question.level,
-        task.judges,
-        list(np.nonzero(task.judge_counts)),
+        judged,
+        judge_values[judged],
         [[base_inputs(base), rater_keys[name], settings.epsilon_of(name)] for name, base in sorted(bases.items())],
         [dimension_inputs(bases[base], dimension, members) for (base, dimension), members in dimensions],
         settings.min_units,
@@ -302,19 +332,33 @@ def ceiling_keys(judged: JudgedQuestion) -> dict[str, np.ndarray]:
     }
 
 
+def references_task(judged: JudgedQuestion) -> JudgeQuestion:
+    """The question's references on their own units and the question's labels, built once for every
+    judge (no judge's values on its axes: a judge's figures depend on no other judge)."""
+    return judge_question(
+        judged.question, judged.references, judged.judge_values.iloc[:0], judged.groups, None, judged.reference_units
+    )
+
+
 def judged_question_rows(
     judged: JudgedQuestion, settings_of: Callable[[str], ReplacementSettings], stored: memo.Memo | None = None
 ) -> pd.DataFrame:
-    """Every judge's rows of the question, each judge's from its own task (the rows `stored` holds
-    where they were computed from the same inputs). `settings_of(source)`: the question's source's."""
+    """Every judge's rows of the question (the rows `stored` holds where they were computed from the
+    same inputs), the judges computed together on the question's references. `settings_of(source)`:
+    the question's source's settings."""
     settings = settings_of(judged.question.source)
     keys = ceiling_keys(judged)
-    tasks = {(judge, *judged.question.name): judged.task([judge]) for judge in judged.judges}
-    inputs = {slot: lambda task=task: inputs_of(task, settings, keys) for slot, task in tasks.items()}
-    fingerprints, _ = memo.stale_slots(stored, inputs)
+    task = references_task(judged)
+    judges = {
+        (judge, *judged.question.name): judge_values_on(task, values)
+        for judge, values in sorted(judged.values_of_judge.items())
+    }
+    inputs = {slot: lambda values=values: inputs_of(task, values, settings, keys) for slot, values in judges.items()}
+    fingerprints, stale = memo.stale_slots(stored, inputs)
+    computed = question_rows(task, {slot[0]: judges[slot] for slot in stale}, settings, keys)
     rows = [
-        memo.marked(stored, slot, fingerprints.get(slot), lambda task=task: question_rows(task, settings, keys))
-        for slot, task in tasks.items()
+        memo.marked(stored, slot, fingerprints.get(slot), lambda judge=slot[0]: computed[computed["judge"] == judge])
+        for slot in judges
     ]
     return pd.concat(rows, ignore_index=True) if rows else as_result([])
 
