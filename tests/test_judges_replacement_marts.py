@@ -27,12 +27,14 @@ LEVELS = {"safe": "nominal", "quality": "ordinal", "engagement": "interval"}
 
 
 def first_values(db: Path) -> dict[str, dict[str, dict[str, float | str]]]:
-    """question -> rater_key -> unit -> the rater's first value (a label's text, or a number)."""
+    """question -> rater_key -> unit -> the rater's first value (a label's text, or a number): its
+    first round that is not missing, as `agreement` counts it."""
     values: dict = {}
     for question, rater, unit, label, number in query(
         db,
         "select question, rater_key, dialogue_key, value_label, value_numeric from marts.ratings "
-        f"where source = '{STUDY}' and phase = '1' and coalesce(value_label, value_numeric::varchar) is not null",
+        f"where source = '{STUDY}' and coalesce(value_label, value_numeric::varchar) is not null "
+        "qualify row_number() over (partition by question, rater_key, dialogue_key order by phase::int) = 1",
     ):
         values.setdefault(question, {}).setdefault(rater, {})[unit] = label if number is None else number
     return values
