@@ -23,9 +23,14 @@ def has_replacement(con: duckdb.DuckDBPyConnection) -> bool:
 def verdicts(con: duckdb.DuckDBPyConnection) -> str:
     """One row per (judge, source, base perspective): questions replaced of those tested, and the
     medians over them of the winning rate, advantage probability, xRR and human ceiling."""
+    missed = GROUPS_NOT_REPLACED.format(
+        columns="g.judge, g.source, r.reference_dimension as perspective, count(*) as n_groups",
+        limit="group by all",
+    )
     records = rows(
         con,
-        """
+        f"""
+        with missed as ({missed})
         select
             r.judge, r.source, r.reference_dimension as perspective,
             count(*) filter (where r.replaces) || ' of ' || count(r.replaces) as "replaces on questions",
@@ -34,12 +39,15 @@ def verdicts(con: duckdb.DuckDBPyConnection) -> str:
             median(r.advantage_probability) as "advantage probability",
             median(a.xrr) as xrr,
             median(a.human_xrr_median) as "human ceiling",
-            max(r.epsilon) as "ε"
+            max(r.epsilon) as "ε",
+            coalesce(any_value(missed.n_groups), 0) as "groups not replaced"
         from marts.judge_replacement as r
         left join marts.judge_agreement as a
             using (judge, source, scope, question, reference_dimension, reference_value)
+        left join missed
+            on r.judge = missed.judge and r.source = missed.source and r.reference_dimension = missed.perspective
         where r.reference_value = 'all'
-        group by all
+        group by r.judge, r.source, r.reference_dimension
         order by r.source, perspective, "advantage probability" desc nulls last, r.judge
         """,
     )
@@ -48,7 +56,8 @@ def verdicts(con: duckdb.DuckDBPyConnection) -> str:
         "Can the judge replace the raters? The alternative annotator test per judge and perspective: on how many "
         "questions the judge wins against at least half of the raters (replaces), and the medians over those "
         "questions of the winning rate, the advantage probability (to rank judges), the judge's xRR and the median "
-        "human rater's (the ceiling). Not testable: no rater with enough units. Per question and group: "
+        "human rater's (the ceiling). Not testable: no rater with enough units. Groups not replaced: (question, group) "
+        "where the judge replaces the perspective's raters but not the group's (listed below). Per question and group: "
         "marts.judge_replacement",
     )
 

@@ -353,3 +353,38 @@ def test_each_reference_gets_its_epsilon() -> None:
         "gender": [0.1],
         "raters": [0.1],
     }
+
+
+# ------------------------------------------------------------------------- report and summary
+
+
+def test_the_report_and_summary_show_a_judge_that_replaces_the_raters_but_not_a_group() -> None:
+    """`dwh report`'s tables and `dwh summary`'s lines on marts where judge_a replaces DICES's raters
+    but not its women, and judge_b replaces nobody."""
+    import duckdb
+
+    from dwh.report_replacement import groups_not_replaced, replacement_figures
+    from dwh.summary import replacement_lines
+
+    con = duckdb.connect()
+    con.execute("create schema marts")
+    con.execute(
+        "create table marts.judge_replacement as select * from (values "
+        "('judge_a', 'dices', '350', 'Q_overall', 'raters', 'all', 0.1, 40, 10, 10, 0.8, 0.9, true), "
+        "('judge_a', 'dices', '350', 'Q_overall', 'gender', 'Woman', 0.1, 40, 5, 5, 0.2, 0.6, false), "
+        "('judge_a', 'dices', '350', 'Q_overall', 'gender', 'Man', 0.1, 40, 5, 5, 1.0, 0.95, true), "
+        "('judge_b', 'dices', '350', 'Q_overall', 'raters', 'all', 0.1, 40, 10, 0, null, null, null)"
+        ") as t(judge, source, scope, question, reference_dimension, reference_value, epsilon, n_units, n_raters, "
+        "n_raters_tested, winning_rate, advantage_probability, replaces)"
+    )
+    con.execute(
+        "create table marts.judge_agreement as select * from (values "
+        "('judge_a', 'dices', '350', 'Q_overall', 'raters', 'all', 0.42, 0.3)) "
+        "as t(judge, source, scope, question, reference_dimension, reference_value, xrr, human_xrr_median)"
+    )
+    with_groups = groups_not_replaced(con)
+    assert "Woman" in with_groups and "Man" not in with_groups.replace("Woman", "")
+    verdicts, _ = replacement_figures(con)
+    assert "1 of 1" in verdicts and "0 of 0" in verdicts and "0.42" in verdicts
+    lines = replacement_lines(con, {"judge_replacement"})
+    assert lines[1] == "  dices raters: 1 of 2 judge(s) on some question, 1 on every tested question (judge_a 1/1)"
