@@ -113,6 +113,9 @@ def alt_test(
     of the reference's raters have a value; a rater with at least `min_units` of them is tested."""
     unit_index, rater_index = np.asarray(unit_index, dtype=np.int64), np.asarray(rater_index, dtype=np.int64)
     values, judge_values = np.asarray(values, dtype=float), np.asarray(judge_values, dtype=float)
+    # rater by rater, unit by unit: the same values in any order are summed in one order, to the last bit
+    order = np.lexsort((unit_index, rater_index))
+    unit_index, rater_index, values = unit_index[order], rater_index[order], values[order]
     n_unit_axis = len(judge_values)
     per_unit = np.bincount(unit_index, minlength=n_unit_axis)
     kept = ~np.isnan(judge_values[unit_index]) & (per_unit[unit_index] >= 2)

@@ -388,3 +388,15 @@ def test_the_report_and_summary_show_a_judge_that_replaces_the_raters_but_not_a_
     assert "1 of 1" in verdicts and "0 of 0" in verdicts and "0.42" in verdicts
     lines = replacement_lines(con, {"judge_replacement"})
     assert lines[1] == "  dices raters: 1 of 2 judge(s) on some question, 1 on every tested question (judge_a 1/1)"
+
+
+def test_the_order_of_the_values_changes_no_bit() -> None:
+    """The values come from SQL in no fixed order: the figures are the same to the last bit (a
+    memoized row and one computed again are compared exactly)."""
+    units, raters, values, table = crowd(n_units=70, agreement=0.6, seed=5)
+    judge = np.where(np.random.default_rng(2).random(70) < 0.7, table[:, 0], 1).astype(float)
+    first = replacement.alt_test(units, raters, values, judge, "interval", 0.1)
+    shuffled = np.random.default_rng(9).permutation(len(units))
+    again = replacement.alt_test(units[shuffled], raters[shuffled], values[shuffled], judge, "interval", 0.1)
+    for field in ("rater", "n_units", "judge_advantage", "rater_advantage", "p_value", "judge_wins"):
+        assert getattr(first.raters, field).tobytes() == getattr(again.raters, field).tobytes(), field
