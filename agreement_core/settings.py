@@ -108,3 +108,36 @@ def _patterns(value: object) -> tuple[str, ...]:
             "patterns, e.g. ['*'] or ['dices/*/Q_overall']"
         )
     return tuple(pattern.strip() for pattern in value)
+
+
+# ------------------------------------------------------------------------- the replacement test
+
+REPLACEMENT_VARS = ("alt_test_epsilon", "alt_test_min_units")
+
+
+def alt_test_epsilon(value: object, where: str) -> float | None:
+    """The alt-test's margin ε as given (a number in [0, 1)), None where none is given (nothing,
+    `None` as dbt renders a null var, or an empty text); `where` names what gave it in the message:
+    "var alt_test_epsilon", "<folder>/dataset.yml"."""
+    if value is None or isinstance(value, str) and value.strip() in ("", "None", "none", "null", "~"):
+        return None
+    try:
+        number = float(str(value).strip()) if not isinstance(value, bool) else None
+    except ValueError:
+        number = None
+    if number is None or not 0 <= number < 1:
+        raise SettingsError(f"{where}: alt_test_epsilon {value!r} is not a number in [0, 1) (e.g. 0.1, 0.2)")
+    return number
+
+
+def alt_test_min_units(value: object) -> int:
+    """The var `alt_test_min_units`: the units a rater needs to be tested, a whole number of at least 2."""
+    return _whole_number("alt_test_min_units", value, least=2)
+
+
+def dataset_alt_test_epsilon(manifest_text: str, where: str) -> float | None:
+    """`alt_test_epsilon` of a dataset.yml as loaded (its text), checked as `alt_test_epsilon`."""
+    import yaml
+
+    fields = yaml.safe_load(manifest_text) or {}
+    return alt_test_epsilon(fields.get("alt_test_epsilon") if isinstance(fields, dict) else None, where)

@@ -100,6 +100,9 @@ class PathResult:
     label: str
     runs: list[Run] = field(default_factory=list)
     setup_error: str = ""
+    # the judges' builds (g) and (h): per run, dbt's node seconds of the replacement test's models and
+    # the build's own seconds (`replacement_share_table`)
+    replacement_seconds: list[tuple[float, float]] = field(default_factory=list)
 
     @property
     def ok_runs(self) -> list[Run]:
@@ -373,12 +376,58 @@ def bench_path(path: BenchPath, scale: int, sample_dir: Path, work_dir: Path, ru
         log(f"scale {scale}: {path.label} run {index}/{runs}: {measured}, {outcome}")
         if not run.ok:
             show_failure(log_path)
+        if path.key in REPLACEMENT_PATHS and run.ok:
+            taken = replacement_node_seconds(work_dir / target_of(path) / "run_results.json")
+            if taken:
+                result.replacement_seconds.append(taken)
         if path.key == "build" and run.ok:
             remove_database(built)
             shutil.copyfile(database, built)
             shutil.copyfile(work_dir / "dbt-target" / "manifest.json", work_dir / BUILT_MANIFEST_NAME)
     remove_database(database)
     return result
+
+
+# the judges' builds whose replacement test is measured, and its models
+REPLACEMENT_PATHS = ("build_with_judges", "build_with_sample_judges")
+REPLACEMENT_MODELS = ("int_judges__replacement", "judge_replacement", "judge_replacement_raters")
+
+
+def replacement_node_seconds(run_results: Path) -> tuple[float, float] | None:
+    """dbt's execution seconds of the replacement test's models in a build, and the build's elapsed
+    seconds, from its run_results.json (None where it cannot be read)."""
+    try:
+        results = json.loads(run_results.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    node_seconds = sum(
+        node["execution_time"]
+        for node in results.get("results", [])
+        if node.get("unique_id", "").rsplit(".", 1)[-1] in REPLACEMENT_MODELS
+    )
+    return node_seconds, float(results.get("elapsed_time", 0.0))
+
+
+def replacement_share_table(results: list[PathResult]) -> list[str]:
+    """What the replacement test adds to the judges' builds: its models' node seconds (run one after
+    another, they would add at most these) beside the build's dbt seconds; issue 64 asks for at most 10%."""
+    measured = [result for result in results if result.replacement_seconds]
+    if not measured:
+        return []
+    lines = [
+        "The replacement test in the judges' builds (dbt's node seconds of `int_judges__replacement`, "
+        "`judge_replacement`, `judge_replacement_raters`, medians over the runs, beside dbt's elapsed seconds "
+        "of the build; the target is at most 10%):",
+        "",
+        "| scale | path | replacement s | build s (dbt) | share |",
+        "|---|---|---|---|---|",
+    ]
+    for result in measured:
+        node = statistics.median(seconds for seconds, _ in result.replacement_seconds)
+        build = statistics.median(elapsed for _, elapsed in result.replacement_seconds)
+        share = f"{node / build:.1%}" if build else "—"
+        lines.append(f"| {result.scale} | {result.label} | {node:.2f} | {build:.2f} | {share} |")
+    return lines
 
 
 def target_of(path: BenchPath) -> str:
@@ -729,6 +778,7 @@ def render_section(
         *ratio_tables(results, scales),
         *(["", *monte_carlo_share_table(results, scales)] if {"build", "build_without_monte_carlo"} <= keys else []),
         *(["", *build_targets_table(results, scales)] if "build" in keys else []),
+        *(["", *share] if (share := replacement_share_table(results)) else []),
         *(["", *analyst_table(analyst)] if analyst else []),
         end_marker,
     ]

@@ -8,7 +8,14 @@ from pathlib import Path
 import duckdb
 import yaml
 
-from agreement_core.settings import VARS, MonteCarloSettings, SettingsError
+from agreement_core.settings import (
+    VARS,
+    MonteCarloSettings,
+    SettingsError,
+    alt_test_epsilon,
+    alt_test_min_units,
+    dataset_alt_test_epsilon,
+)
 from ingest.database import connect_read_only
 from ingest.errors import DwhError
 from ingest.settings import PROJECT_ROOT
@@ -61,6 +68,28 @@ def dataset_questions(db_path: Path | None) -> list[tuple[str, str]]:
         con.close()
 
 
+def refuse_unusable_dataset_epsilons(db_path: Path | None) -> None:
+    """One line naming a loaded dataset's dataset.yml whose `alt_test_epsilon` the replacement test
+    cannot use (a dataset loaded before `dwh ingest` checked it)."""
+    if db_path is None or not db_path.is_file():
+        return
+    try:
+        con = connect_read_only(db_path)
+    except Exception:  # noqa: BLE001 - any warehouse the build refuses, it refuses with its own line
+        return
+    try:
+        manifests = con.execute("select folder, manifest_text from raw.dataset_manifests order by dataset").fetchall()
+    except duckdb.Error:
+        return
+    finally:
+        con.close()
+    for folder, text in manifests:
+        try:
+            dataset_alt_test_epsilon(text, f"{folder}/dataset.yml")
+        except SettingsError as error:
+            raise DwhError(f"{error}; fix it and load the dataset again (dwh ingest --dataset {folder})") from None
+
+
 def refuse_unusable_agreement_vars(dbt_args: list[str], db_path: Path | None = None) -> None:
     """One line for an agreement var dbt would take but the figures cannot use: a seed below 0, draws
     below 1, not a whole number, or a question pattern that matches no question of the seed nor of a
@@ -68,8 +97,11 @@ def refuse_unusable_agreement_vars(dbt_args: list[str], db_path: Path | None = N
     values = {**project_vars(), **given_vars(dbt_args)}
     try:
         settings = MonteCarloSettings.from_vars({name: values.get(name) for name in VARS})
+        alt_test_epsilon(values.get("alt_test_epsilon"), "var alt_test_epsilon")
+        alt_test_min_units(values.get("alt_test_min_units"))
     except SettingsError as error:
         raise DwhError(f"{error}; give it with --vars or in dbt_project.yml") from None
+    refuse_unusable_dataset_epsilons(db_path)
     unmatched = settings.unmatched(seeded_questions() + dataset_questions(db_path))
     if unmatched:
         raise DwhError(

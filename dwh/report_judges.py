@@ -15,6 +15,7 @@ import duckdb
 
 from agreement_core.judge_floors import ALIGNMENT_FLOOR, MIN_JUDGE_UNITS
 from dwh.report_parts import WIDTH, Section, rows, svg, table
+from dwh.report_replacement import replacement_figures
 
 # the first ten judges take Tableau's ten colours; more judges take evenly spaced hues of their own
 FIRST_COLOURS = [
@@ -173,6 +174,8 @@ def judges_section(con: duckdb.DuckDBPyConnection, sources: list[str]) -> Sectio
         "the 95% bootstrap interval; the black tick is the median human rater of that perspective against the others: "
         f"a judge right of it beats a typical human. A judge is drawn where it shares at least {MIN_JUDGE_UNITS} units "
         "with the perspective; each judge keeps its colour in every chart. For DICES, a group's alignment above 1 "
-        "means the judge sides with that group more than with the rest of the pool.",
-        [*judge_charts(con, judge_colours(judges)), dices_sides(con)],
+        "means the judge sides with that group more than with the rest of the pool. The replacement test asks whether "
+        "the judge may do a perspective's raters' work: it replaces them when it matches the other raters at least as "
+        "well as the left-out rater, within a margin ε, for at least half of them.",
+        [*judge_charts(con, judge_colours(judges)), dices_sides(con), *replacement_figures(con)],
     )

@@ -32,6 +32,7 @@ def marts_summary(db_path: Path) -> str:
         say_if_older_than_last_load(marts_build(con), "dwh summary")
         relation = con.sql(f"pivot ({counts}) on source using first(n) group by mart order by mart")
         lines = ["Rows per mart and source:", str(relation), *release_quirk_lines(con, existing), *judges_lines(con)]
+        lines += replacement_lines(con, existing)
         return "\n".join(lines).rstrip()
     finally:
         con.close()
@@ -69,3 +70,39 @@ def judges_lines(con: duckdb.DuckDBPyConnection) -> list[str]:
     ).fetchone()
     line = f"Judges loaded: {judges:,} judge(s), {judgements:,} judgement(s)"
     return [line + (f" ({per_source})" if per_source else "")]
+
+
+def replacement_lines(con: duckdb.DuckDBPyConnection, marts: set[str]) -> list[str]:
+    """How many judges replace which perspectives (`judge_replacement`): per source and base
+    perspective, the judges that replace its raters on at least one question, and on every question
+    where they could be tested."""
+    if "judge_replacement" not in marts:
+        return []
+    found = con.execute(
+        """
+        with per_judge as (
+            select source, reference_dimension, judge,
+                count(*) filter (where replaces) as replaced, count(replaces) as tested
+            from marts.judge_replacement
+            where reference_value = 'all'
+            group by all
+        )
+        select source, reference_dimension, count(*) as judges,
+            count(*) filter (where replaced > 0) as on_some,
+            count(*) filter (where tested > 0 and replaced = tested) as on_all,
+            string_agg(judge || ' ' || replaced || '/' || tested, ', ' order by judge)
+                filter (where replaced > 0) as which
+        from per_judge
+        group by all
+        order by source, reference_dimension
+        """
+    ).fetchall()
+    if not found:
+        return []
+    lines = ["Judges that replace a perspective's raters (alt-test; questions replaced/tested):"]
+    for source, perspective, judges, on_some, on_all, which in found:
+        lines.append(
+            f"  {source} {perspective}: {on_some} of {judges} judge(s) on some question, {on_all} on every "
+            f"tested question" + (f" ({which})" if which else "")
+        )
+    return lines

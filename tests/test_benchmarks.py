@@ -432,3 +432,25 @@ def check_dbt_invocations(tmp_path: Path) -> None:
     assert said[-1] == (
         "2 invocations (1 unfinished, left out): parse 16 s, run 17 s, total 33 s; 1 parsed the whole project (13 s)"
     )
+
+
+def test_the_replacement_share_of_the_judges_builds_reads_dbts_run_results(tmp_path: Path) -> None:
+    """`make bench`'s line on the replacement test (issue 64): its models' node seconds beside the
+    build's elapsed seconds, from run_results.json; nothing where no run measured it."""
+    run_benchmarks = load_module("run_benchmarks")
+    results = {
+        "elapsed_time": 40.0,
+        "results": [
+            {"unique_id": "model.conv_eval_warehouse.int_judges__replacement", "execution_time": 2.5},
+            {"unique_id": "model.conv_eval_warehouse.judge_replacement", "execution_time": 0.5},
+            {"unique_id": "model.conv_eval_warehouse.int_judges__agreement", "execution_time": 20.0},
+        ],
+    }
+    path = tmp_path / "run_results.json"
+    path.write_text(json.dumps(results))
+    assert run_benchmarks.replacement_node_seconds(path) == (3.0, 40.0)
+    assert run_benchmarks.replacement_node_seconds(tmp_path / "absent.json") is None
+    result = run_benchmarks.PathResult(1, "build_with_sample_judges", "(h) judges")
+    assert run_benchmarks.replacement_share_table([result]) == []
+    result.replacement_seconds.append((3.0, 40.0))
+    assert run_benchmarks.replacement_share_table([result])[-1] == "| 1 | (h) judges | 3.00 | 40.00 | 7.5% |"

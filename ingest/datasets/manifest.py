@@ -24,7 +24,7 @@ RESERVED_NAMES = frozenset(
 NEEDED_KEYS = ("name", "title", "license", "citation")
 OPTIONAL_TEXT_KEYS = ("url", "description")
 KEYS_HINT = "a dataset.yml gives name, title, license and citation (and optionally url, description, "
-KEYS_HINT += "rater_missing, bins, dimensions)"
+KEYS_HINT += "rater_missing, bins, dimensions, alt_test_epsilon)"
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,7 @@ class Manifest:
     rater_missing: tuple[str, ...] = ()
     bins: dict[str, tuple[float, ...]] = field(default_factory=dict)
     dimensions: tuple[str, ...] | None = None
+    alt_test_epsilon: float | None = None
 
 
 def read_manifest(path: Path) -> Manifest:
@@ -64,6 +65,7 @@ def read_manifest(path: Path) -> Manifest:
         rater_missing=_texts(path, fields, "rater_missing"),
         bins=_bins(path, fields.get("bins")),
         dimensions=_texts(path, fields, "dimensions") if fields.get("dimensions") is not None else None,
+        alt_test_epsilon=_epsilon(path, fields.get("alt_test_epsilon")),
         **optional,
     )
 
@@ -148,6 +150,18 @@ def _bins(path: Path, value: object) -> dict[str, tuple[float, ...]]:
                 )
         bins[str(column)] = tuple(float(point) for point in numbers)
     return bins
+
+
+def _epsilon(path: Path, value: object) -> float | None:
+    """`alt_test_epsilon`: the replacement test's margin ε for the dataset's references, in [0, 1)."""
+    if value is None:
+        return None
+    if not _is_number(value) or not 0 <= value < 1:
+        raise DwhError(
+            f"{path}: alt_test_epsilon {value!r} is not a number in [0, 1) (the replacement test's margin, "
+            "e.g. 0.1 for crowd raters, 0.2 for experts); nothing was loaded"
+        )
+    return float(value)
 
 
 def _is_number(value: object) -> bool:

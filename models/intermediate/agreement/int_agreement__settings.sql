@@ -6,4 +6,6 @@ select
     $${{ var('agreement_bootstrap') }}$$ as agreement_bootstrap,
     $${{ var('agreement_permutations') }}$$ as agreement_permutations,
     $${{ var('agreement_monte_carlo') }}$$ as agreement_monte_carlo,
-    $${{ var('agreement_monte_carlo_questions') }}$$ as agreement_monte_carlo_questions
+    $${{ var('agreement_monte_carlo_questions') }}$$ as agreement_monte_carlo_questions,
+    $${{ var('alt_test_epsilon') }}$$ as alt_test_epsilon,
+    $${{ var('alt_test_min_units') }}$$ as alt_test_min_units

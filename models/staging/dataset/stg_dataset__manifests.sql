@@ -17,7 +17,8 @@ final as (
         url,
         description,
         dimensions,
-        folder
+        folder,
+        manifest_text
     from source
 
 )
