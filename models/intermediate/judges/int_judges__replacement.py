@@ -17,9 +17,9 @@ from agreement_core.parallel import ordered_map
 
 
 def model(dbt, session):
+    # computed once per input: the merge it keeps its rows by is dbt_project.yml's `computed_once`
     dbt.config(
         materialized="incremental",
-        incremental_strategy="merge",
         unique_key=[
             "judge",
             "source",
@@ -30,11 +30,6 @@ def model(dbt, session):
             "reference_value",
             "rater_key",
         ],
-        merge_clauses={
-            "when_matched": [{"action": "update", "mode": "by_name"}],
-            "when_not_matched": [{"action": "insert", "mode": "by_name"}, {"by": "source", "action": "delete"}],
-        },
-        on_schema_change="sync_all_columns",
     )
     stored = memo.Memo.of(memo.stored_rows(dbt, session), replacement.REPLACEMENT_SLOT)
     given = dbt.ref("int_agreement__settings").df().iloc[0]
