@@ -150,6 +150,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="a dataset folder (dataset.yml, questions.csv, judgements*.csv|.jsonl|.parquet, optionally raters.csv "
         "and units.csv|.jsonl; docs/DATASETS.md); repeatable",
     )
+    ingest.add_argument(
+        "--replace",
+        action="store_true",
+        help="let a --dataset replace a loaded dataset of its name from another folder with another title, or "
+        "empty a dataset whose judgements files now hold no row (refused without it; every reload names what it "
+        "replaces)",
+    )
     ingest.set_defaults(handler=cmd_ingest)
 
     build = commands.add_parser(
@@ -258,7 +265,9 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     requests = [SourceRequest(source.name, path) for source in SOURCES if (path := getattr(args, source.name))]
     db_path = warehouse_path()
     check_memory_limit()
-    outcome = run_ingest(db_path, requests, progress=say_progress, judges=args.judges, datasets=args.dataset)
+    outcome = run_ingest(
+        db_path, requests, progress=say_progress, judges=args.judges, datasets=args.dataset, replace=args.replace
+    )
     dataset_reports = [report for dataset in outcome.datasets for report in dataset.reports]
     reports = outcome.reports + dataset_reports + (outcome.judges.reports if outcome.judges else [])
     print(format_reports(reports))

@@ -9,11 +9,13 @@ counted.
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from dataclasses import replace as replace_outcome
 from pathlib import Path
 
 from ingest.datasets.checking import Checked, CheckedFile, check_dataset, drop_scratch_tables
 from ingest.datasets.folder import DatasetFolder
 from ingest.datasets.manifest import bands
+from ingest.datasets.replacing import held_dataset, refuse_a_namesake, refuse_emptying, replaced_line
 from ingest.landing import FileReport, LoadContext, transaction
 
 TABLES = (
@@ -48,6 +50,7 @@ class DatasetOutcome:
     listed_units: int | None  # rows landed from the units file (None: no units file)
     unlisted_units: int  # units of the landed rows without a row in the units file
     unbanded: list[tuple[str, int, list[str]]]  # per binned column: raters whose value is no finite number, examples
+    replaced: str | None = None  # what the load replaced of the dataset of this name (None: none)
 
     def summary_lines(self) -> list[str]:
         """What `dwh ingest` prints for the dataset."""
@@ -62,6 +65,8 @@ class DatasetOutcome:
             f"dataset {self.name}: {self.judgements:,} judgement(s), {self.missing:,} missing value(s), "
             f"{rejects}, {raters}, {units}"
         ]
+        if self.replaced:
+            lines.append(self.replaced)
         if self.unlisted_raters:
             more = ", …" if self.unlisted_raters > len(self.unlisted_examples) else ""
             lines.append(
@@ -81,8 +86,14 @@ class DatasetOutcome:
         return lines
 
 
-def land_dataset(ctx: LoadContext, folder: DatasetFolder, step: Callable[[str], None]) -> DatasetOutcome:
-    """Check the folder's rows, then land them in one transaction; `step(part)` as each part is checked."""
+def land_dataset(
+    ctx: LoadContext, folder: DatasetFolder, step: Callable[[str], None], replace: bool = False
+) -> DatasetOutcome:
+    """Check the folder's rows, then land them in one transaction; `step(part)` as each part is
+    checked. A namesake from another folder with another title, or a reload that would empty the
+    dataset, is refused without `replace` (ingest/datasets/replacing.py)."""
+    held = held_dataset(ctx.con, folder.name)
+    refuse_a_namesake(held, folder, replace)
     checked = check_dataset(ctx.con, folder, step)
     with transaction(ctx.con):
         _forget(ctx, folder.name)
@@ -92,7 +103,10 @@ def land_dataset(ctx: LoadContext, folder: DatasetFolder, step: Callable[[str], 
             _record_file(ctx, checked_file)
     outcome = _outcome(ctx, folder, checked)
     drop_scratch_tables(ctx.con)
-    return outcome
+    landed_rows = outcome.judgements + outcome.missing
+    read_rows = sum(c.report.records_read for c in checked.files if c.found.kind == "judgements")
+    refuse_emptying(held, folder, landed_rows, read_rows, replace)
+    return replace_outcome(outcome, replaced=replaced_line(held, landed_rows))
 
 
 def _forget(ctx: LoadContext, name: str) -> None:
