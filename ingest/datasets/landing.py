@@ -16,6 +16,7 @@ from ingest.datasets.checking import Checked, CheckedFile, check_dataset, drop_s
 from ingest.datasets.folder import DatasetFolder
 from ingest.datasets.manifest import bands
 from ingest.datasets.replacing import held_dataset, refuse_a_namesake, refuse_emptying, replaced_line
+from ingest.datasets.trimming import trimmed_line
 from ingest.landing import FileReport, LoadContext, transaction
 
 TABLES = (
@@ -51,6 +52,7 @@ class DatasetOutcome:
     unlisted_units: int  # units of the landed rows without a row in the units file
     unbanded: list[tuple[str, int, list[str]]]  # per binned column: raters whose value is no finite number, examples
     replaced: str | None = None  # what the load replaced of the dataset of this name (None: none)
+    trimmed: str | None = None  # the ids given with blanks around them, trimmed (None: none)
 
     def summary_lines(self) -> list[str]:
         """What `dwh ingest` prints for the dataset."""
@@ -65,13 +67,12 @@ class DatasetOutcome:
             f"dataset {self.name}: {self.judgements:,} judgement(s), {self.missing:,} missing value(s), "
             f"{rejects}, {raters}, {units}"
         ]
-        if self.replaced:
-            lines.append(self.replaced)
+        lines += [line for line in (self.replaced, self.trimmed) if line]
         if self.unlisted_raters:
             more = ", …" if self.unlisted_raters > len(self.unlisted_examples) else ""
             lines.append(
                 f"dataset {self.name}: {self.unlisted_raters:,} rater(s) of the judgements have no row in "
-                f"raters.csv and load without attributes: {', '.join(self.unlisted_examples)}{more}"
+                f"raters.csv and load without attributes: {', '.join(map(shown_id, self.unlisted_examples))}{more}"
             )
         if self.unlisted_units:
             lines.append(
@@ -84,6 +85,14 @@ class DatasetOutcome:
                 "name a text that means no answer in rater_missing"
             )
         return lines
+
+
+def shown_id(rater_id: str) -> str:
+    """A rater id as a line names it: as given, or quoted and said so where it holds a blank or
+    another character that does not show (a no-break space at its end, say)."""
+    if rater_id.isprintable() and rater_id == rater_id.strip():
+        return rater_id
+    return f"{rater_id!r} (with an invisible character)"
 
 
 def land_dataset(
@@ -106,7 +115,9 @@ def land_dataset(
     landed_rows = outcome.judgements + outcome.missing
     read_rows = sum(c.report.records_read for c in checked.files if c.found.kind == "judgements")
     refuse_emptying(held, folder, landed_rows, read_rows, replace)
-    return replace_outcome(outcome, replaced=replaced_line(held, landed_rows))
+    return replace_outcome(
+        outcome, replaced=replaced_line(held, landed_rows), trimmed=trimmed_line(folder.name, checked.trimmed)
+    )
 
 
 def _forget(ctx: LoadContext, name: str) -> None:
