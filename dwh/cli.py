@@ -1,4 +1,4 @@
-"""The `dwh` command: ingest, build, sample, recipe, fetch, summary, report, export."""
+"""The `dwh` command: ingest, build, sample, recipe, fetch, remove, tasks, summary, report, export, docs."""
 
 import argparse
 import os
@@ -218,6 +218,18 @@ def build_parser() -> argparse.ArgumentParser:
     fetch.add_argument("--mirror", help="base URL of a mirror laid out as <mirror>/<host>/<path>")
     fetch.set_defaults(handler=cmd_fetch)
 
+    remove = commands.add_parser(
+        "remove",
+        help="take a dataset or a judge out of the warehouse, saying what it removed",
+        description="Removes every raw row of one dataset (its tables, its rejects and the judges' judgements of "
+        "its units) or of one judge (its judgements of every source), on a staged copy published whole, and "
+        "prints the rows it removed per table. The next `dwh build` takes it out of the marts.",
+    )
+    removed = remove.add_mutually_exclusive_group(required=True)
+    removed.add_argument("--dataset", metavar="NAME", help="the dataset to remove (the name in its dataset.yml)")
+    removed.add_argument("--judge", metavar="NAME", help="the judge to remove")
+    remove.set_defaults(handler=cmd_remove)
+
     tasks = commands.add_parser(
         "tasks",
         help="write the units to judge, one JSON object a line (for a judge run outside the warehouse)",
@@ -340,6 +352,14 @@ def cmd_fetch(args: argparse.Namespace) -> int:
     releases = tuple(r for r in OFFICIAL_RELEASES if r.name.split("-")[0] in wanted)
     for path in fetch_releases(args.out, releases, mirror=args.mirror):
         print(path)
+    return 0
+
+
+def cmd_remove(args: argparse.Namespace) -> int:
+    from dwh.remove import remove
+
+    kind, name = ("dataset", args.dataset) if args.dataset else ("judge", args.judge)
+    print("\n".join(remove(warehouse_path(), kind, name).lines()))
     return 0
 
 

@@ -264,3 +264,20 @@ def test_what_adding_a_source_takes_is_said_as_the_guide_does_it() -> None:
         said = re.search(r"(\d+) new files and edits (\d+)", " ".join(page.read_text().split()))
         assert said, f"{page.name} does not say how many files adding a source writes and edits"
         assert (int(said[1]), int(said[2])) == (len(written), len(edited)), page.name
+
+
+def test_the_interfaces_command_table_lists_every_command_and_option_of_dwh_help() -> None:
+    """Every `dwh` command (its parser, as `dwh --help` shows it) has a row in docs/INTERFACE.md's
+    command table, and every long option of it is named in its row(s)."""
+    import argparse
+
+    from dwh.cli import build_parser
+
+    rows = [line for line in INTERFACE.read_text().splitlines() if line.startswith("| `dwh ")]
+    [commands] = [action for action in build_parser()._actions if isinstance(action, argparse._SubParsersAction)]
+    for name, parser in commands.choices.items():
+        own = [row for row in rows if re.search(rf"`dwh {name}\b", row.split(" | ")[0])]
+        assert own, f"docs/INTERFACE.md: no row for `dwh {name}` in the command table"
+        options = {option for action in parser._actions for option in action.option_strings if option.startswith("--")}
+        unnamed = sorted(option for option in options - {"--help"} if not any(option in row for row in own))
+        assert not unnamed, f"docs/INTERFACE.md: the row of `dwh {name}` does not name {unnamed}"
