@@ -53,6 +53,7 @@ class DatasetOutcome:
     unbanded: list[tuple[str, int, list[str]]]  # per binned column: raters whose value is no finite number, examples
     replaced: str | None = None  # what the load replaced of the dataset of this name (None: none)
     trimmed: str | None = None  # the ids given with blanks around them, trimmed (None: none)
+    second_values: int = 0  # rejects that are a second value for one unit, rater, question and round
 
     def summary_lines(self) -> list[str]:
         """What `dwh ingest` prints for the dataset."""
@@ -68,6 +69,12 @@ class DatasetOutcome:
             f"{rejects}, {raters}, {units}"
         ]
         lines += [line for line in (self.replaced, self.trimmed) if line]
+        if self.rejects and self.second_values * 2 > self.rejects:
+            lines.append(
+                f"dataset {self.name}: {self.second_values:,} of the {self.rejects:,} reject(s) are a second value for "
+                "one unit, rater, question and round: unit ids are unique in a dataset (docs/DATASETS.md), so a "
+                "release whose ids restart in each split (train, dev, test) needs them made unique, e.g. <split>:<id>"
+            )
         if self.unlisted_raters:
             more = ", …" if self.unlisted_raters > len(self.unlisted_examples) else ""
             lines.append(
@@ -275,6 +282,10 @@ def _outcome(ctx: LoadContext, folder: DatasetFolder, checked: Checked) -> Datas
         [name],
     ).fetchone()
     reports = [checked_file.report for checked_file in checked.files]
+    (second_values,) = con.execute(
+        "select count(*) from raw.ingest_rejects where source = ? and starts_with(reason, 'a second value for ')",
+        [name],
+    ).fetchone()
     unbanded = con.execute(
         f"""
         select attribute, count(*), list(distinct value order by value)[1:{NAMED_RATERS}]
@@ -302,4 +313,5 @@ def _outcome(ctx: LoadContext, folder: DatasetFolder, checked: Checked) -> Datas
         listed_units=int(listed_units) if folder.units else None,
         unlisted_units=int(unlisted_units) if folder.units else 0,
         unbanded=[(attribute, int(n), list(texts)) for attribute, n, texts in unbanded],
+        second_values=int(second_values),
     )

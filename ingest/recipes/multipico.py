@@ -20,6 +20,7 @@ from ingest.recipes.writing import (
     copy_to,
     needed_files,
     output_folder,
+    refuse_invalid_json,
     refusing_unreadable,
     scratch_database,
     write_manifest,
@@ -71,6 +72,8 @@ def write(src: Path, out: Path) -> list[Path]:
     """The MultiPICo dataset folder in `out` from the shared task's files under `src`."""
     files = needed_files(src, (*SPLITS.values(), META), RELEASE)
     with output_folder(out) as folder, scratch_database() as con:
+        for path in files:
+            refuse_invalid_json(con, path, RELEASE)
         try:
             _read(con, files)
         except duckdb.Error as exc:
