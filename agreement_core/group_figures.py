@@ -37,6 +37,7 @@ COLUMNS = {
     "gai_q": "float64",
     memo.FINGERPRINT: "string",
     memo.COMPUTED_AT: "datetime64[us]",
+    memo.ROWS_DIGEST: "string",
 }
 # the dimension holding every rater: no one is outside it, so it has no xRR and no permutation test
 EVERY_RATER = "all"

@@ -28,7 +28,7 @@ def model(dbt, session):
         },
         on_schema_change="sync_all_columns",
     )
-    stored = memo.Memo.of(memo.stored_rows(dbt, session), SLOT)
+    stored = memo.stored_memo(dbt, session, SLOT)
     settings = MonteCarloSettings.from_frame(dbt.ref("int_agreement__settings").df())
     values = dbt.ref("int_agreement__judgements").filter("is_agreement_value")
     groups = dbt.ref("int_agreement__rater_groups").project("group_id, group_dimension, group_value, rater_id").df()

@@ -27,7 +27,7 @@ def model(dbt, session):
         },
         on_schema_change="sync_all_columns",
     )
-    stored = memo.Memo.of(memo.stored_rows(dbt, session), judges.JUDGE_SLOT)
+    stored = memo.stored_memo(dbt, session, judges.JUDGE_SLOT)
     settings = MonteCarloSettings.from_frame(dbt.ref("int_agreement__settings").df())
     questions = judged_questions(
         judgements=dbt.ref("int_judges__judgements"),
