@@ -106,8 +106,8 @@ def test_a_namesake_refused_beside_a_good_dataset_loads_neither(tmp_path: Path, 
 @pytest.mark.parametrize(
     ("rows", "why"),
     [
-        ([], "hold no row (only a header)"),
-        ([("u1", "r1", "wit", "yes", "1"), ("", "r1", "safe", "yes", "1")], "hold 2 row(s), all rejected"),
+        ([], "holds no row (only a header)"),
+        ([("u1", "r1", "wit", "yes", "1"), ("", "r1", "safe", "yes", "1")], "holds 2 row(s), all rejected"),
     ],
     ids=["header-only", "every-row-rejected"],
 )

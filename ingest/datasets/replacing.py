@@ -73,7 +73,8 @@ def refuse_emptying(held: Held | None, folder: DatasetFolder, landed_rows: int, 
     if held is None or replace or landed_rows or not held.rows:
         return
     files = ", ".join(str(found.path) for found in folder.judgements)
-    why = "hold no row (only a header)" if not read_rows else f"hold {read_rows:,} row(s), all rejected"
+    hold = "holds" if len(folder.judgements) == 1 else "hold"
+    why = f"{hold} no row (only a header)" if not read_rows else f"{hold} {read_rows:,} row(s), all rejected"
     raise DwhError(
         f"{files}: {why}: loading it would empty the dataset {folder.name!r}, {held.described()}; "
         f"give --replace to empty it; {NOTHING}"
