@@ -35,8 +35,10 @@ COLUMNS = {
     "xrr_p": "float64",
     "gai_p": "float64",
     "gai_q": "float64",
+    "min_attainable_p": "float64",
     memo.FINGERPRINT: "string",
     memo.COMPUTED_AT: "datetime64[us]",
+    memo.ROWS_DIGEST: "string",
 }
 # the dimension holding every rater: no one is outside it, so it has no xRR and no permutation test
 EVERY_RATER = "all"
@@ -222,9 +224,12 @@ def dimension_tests(
     observed: maths.GroupFigures,
     settings: MonteCarloSettings,
 ) -> pd.DataFrame:
-    """GRASP's permutation test of every dimension's groups, with Benjamini–Hochberg over each dimension's."""
+    """GRASP's permutation test of every dimension's groups, with Benjamini–Hochberg over each dimension's,
+    and the smallest p each test can give (exact over every distinct assignment in a small pool)."""
     tests = pd.DataFrame(
-        np.nan, index=range(len(memberships.group_ids)), columns=["alpha_p", "xrr_p", "gai_p", "gai_q"]
+        np.nan,
+        index=range(len(memberships.group_ids)),
+        columns=["alpha_p", "xrr_p", "gai_p", "gai_q", "min_attainable_p"],
     )
     for dimension in np.unique(memberships.dimensions):
         if dimension == EVERY_RATER:
@@ -240,6 +245,7 @@ def dimension_tests(
         )
         tests.loc[in_dimension, ["alpha_p", "xrr_p", "gai_p"]] = np.column_stack([test.alpha_p, test.xrr_p, test.gai_p])
         tests.loc[in_dimension, "gai_q"] = resampling.benjamini_hochberg(test.gai_p)
+        tests.loc[in_dimension, "min_attainable_p"] = test.min_p
     return tests
 
 

@@ -34,6 +34,7 @@ COLUMNS = {
     "difference_p": "float64",
     memo.FINGERPRINT: "string",
     memo.COMPUTED_AT: "datetime64[us]",
+    memo.ROWS_DIGEST: "string",
 }
 
 

@@ -46,6 +46,7 @@ COLUMNS = {
     "alignment_q": "float64",
     memo.FINGERPRINT: "string",
     memo.COMPUTED_AT: "datetime64[us]",
+    memo.ROWS_DIGEST: "string",
 }
 
 

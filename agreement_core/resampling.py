@@ -14,6 +14,8 @@ disagreements, a matrix product, may differ in their last bits between CPUs: `ma
 """
 
 import hashlib
+import itertools
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -372,13 +374,54 @@ def sequential_test(
 class PermutationTest:
     """Each group's p of α, xRR and GAI (`(groups,)` each); `n_shuffles` `(3, groups)` the shuffles
     each of them counts (α, xRR, GAI), `n_computed` `(groups,)` the shuffles computed for each group
-    (`SequentialTest`)."""
+    (`SequentialTest`); `min_p` the smallest p the test can give (`smallest_p`), `exact` whether it
+    enumerated every distinct assignment (`distinct_assignments`)."""
 
     alpha_p: Array
     xrr_p: Array
     gai_p: Array
     n_shuffles: Array
     n_computed: Array
+    min_p: float = float("nan")
+    exact: bool = False
+
+
+def n_distinct_assignments(rater_groups: Array) -> int:
+    """How many distinct ways the group labels can be dealt to the raters, every group keeping its
+    size: the multinomial n! / (n_1! ⋯ n_k!) (3 + 3 raters: 20)."""
+    count = math.factorial(rater_groups.size)
+    for size in np.bincount(rater_groups):
+        count //= math.factorial(int(size))
+    return count
+
+
+def distinct_assignments(rater_groups: Array, most: int) -> Array | None:
+    """Every distinct assignment of the group labels to the raters `(assignments, raters)` (the
+    observed one among them), in a fixed order, when there are at most `most`; else None. With
+    fewer distinct assignments than shuffles, shuffles only repeat them: the exact test enumerates."""
+    if n_distinct_assignments(rater_groups) > most:
+        return None
+    sizes = np.bincount(rater_groups)
+    rows: list[Array] = []
+
+    def place(free: tuple[int, ...], group: int, row: Array) -> None:
+        if group == sizes.size - 1:
+            row[list(free)] = group
+            rows.append(row.copy())
+            return
+        for chosen in itertools.combinations(free, int(sizes[group])):
+            row[list(chosen)] = group
+            place(tuple(position for position in free if position not in chosen), group + 1, row)
+
+    place(tuple(range(rater_groups.size)), 0, np.zeros(rater_groups.size, dtype=rater_groups.dtype))
+    return np.array(rows)
+
+
+def smallest_p(n_assignments: int, exact: bool) -> float:
+    """The smallest two-sided p a test can give: 2 / N over N distinct assignments enumerated (the
+    observed one counts in each tail), 2 / (1 + P) over P shuffles; at most 1. 3 + 3 raters: 0.1,
+    so no p of theirs can reach 0.05."""
+    return min(1.0, 2 / n_assignments if exact else 2 / (1 + n_assignments))
 
 
 def group_permutation_test(
@@ -397,7 +440,14 @@ def group_permutation_test(
     (`sequential_test`; `stop_at` as there). `all_counts` `(labels, units)` holds every value, those
     of raters in no group of the dimension included (they are always outsiders): given it, a group's
     null figures depend only on the raters a shuffle puts in it, so a shuffle's figures are computed
-    for the groups still open only. The P shuffles are drawn at once, as the test of all P draws them."""
+    for the groups still open only. The P shuffles are drawn at once, as the test of all P draws them.
+
+    Where the distinct assignments of the labels are fewer than P (a small pool: 3 + 3 raters have
+    20), the test enumerates them instead, each once, none drawn, and gives the exact p: the share of
+    assignments at least as extreme, the observed one included, two-sided as `two_sided_p`."""
+    enumerated = distinct_assignments(values.rater_groups, n_permutations)
+    if enumerated is not None:
+        return _exact_test(observed, values, all_counts, metric, enumerated)
     shuffled = rng.permuted(np.tile(values.rater_groups, (n_permutations, 1)), axis=1)
 
     def null_of(shuffles: slice, groups: Array) -> Array:
@@ -411,7 +461,49 @@ def group_permutation_test(
         np.stack([observed.alpha, observed.xrr, observed.gai]), null_of, n_permutations, elements_per_shuffle, stop_at
     )
     alpha_p, xrr_p, gai_p = test.p_values
-    return PermutationTest(alpha_p, xrr_p, gai_p, n_shuffles=test.n_shuffles, n_computed=test.n_computed)
+    return PermutationTest(
+        alpha_p,
+        xrr_p,
+        gai_p,
+        n_shuffles=test.n_shuffles,
+        n_computed=test.n_computed,
+        min_p=smallest_p(n_permutations, exact=False),
+    )
+
+
+def _exact_test(
+    observed: maths.GroupFigures, values: RaterValues, all_counts: Array, metric: maths.Metric, assignments: Array
+) -> PermutationTest:
+    """The permutation test over every distinct assignment (`distinct_assignments`): never stopped,
+    p = 2 · min(#{≥ observed}, #{≤ observed}) / #{assignments whose figure exists}, at most 1."""
+
+    def null_of(shuffles: slice, groups: Array) -> Array:
+        figures = maths.group_figures(values.group_counts(assignments[shuffles], groups), all_counts, metric)
+        return np.stack([figures.alpha, figures.xrr, figures.gai], axis=1)
+
+    def elements_per_shuffle(n_groups: int) -> int:
+        return values.n_labels * n_groups * values.n_units + values.unit_index.size
+
+    n = len(assignments)
+    figures = np.stack([observed.alpha, observed.xrr, observed.gai])
+    tally = _Tally.start(figures)
+    for start in range(0, n, batch_size(elements_per_shuffle(values.n_groups))):
+        stop = min(n, start + batch_size(elements_per_shuffle(values.n_groups)))
+        groups = np.arange(values.n_groups)
+        tally.add(figures, null_of(slice(start, stop), groups), groups, start, n + 1)
+    # the observed assignment is one of those counted, in both tails: two_sided_p adds it once more
+    with np.errstate(invalid="ignore", divide="ignore"):  # 0 / 0 where the observed figure is NaN: kept NaN
+        p_values = two_sided_p(figures, tally.at_least - 1, tally.at_most - 1, tally.n_valid - 1)
+    alpha_p, xrr_p, gai_p = p_values
+    return PermutationTest(
+        alpha_p,
+        xrr_p,
+        gai_p,
+        n_shuffles=tally.n_shuffles,
+        n_computed=np.full(values.n_groups, n),
+        min_p=smallest_p(n, exact=True),
+        exact=True,
+    )
 
 
 def benjamini_hochberg(p_values: Array) -> Array:

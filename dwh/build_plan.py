@@ -12,7 +12,7 @@ full build would make. A changed project, no earlier build, or `--full` rebuilds
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import duckdb
@@ -50,6 +50,29 @@ class BuildPlan:
     # `dwh build --full`: the figures stored from earlier builds are computed again too (dbt's
     # --full-refresh of the incremental models, `agreement_core.memo`)
     recompute: bool = False
+    # the source states the last recorded build was built from (None: no build recorded)
+    built_from: dict[str, str] | None = None
+
+    def sources_changed_since_last_build(self) -> set[str]:
+        """The sources (the bookkeeping too) whose raw rows differ from the last recorded build's:
+        every loaded source when none is recorded."""
+        if self.built_from is None:
+            return set(self.source_loads)
+        return {
+            source
+            for source in self.source_loads.keys() | self.built_from.keys()
+            if self.source_loads.get(source) != self.built_from.get(source)
+        }
+
+    def keeping_changed(self, sources: set[str]) -> "BuildPlan":
+        """This plan recording, for `sources`, the states the last build was built from: what a
+        build leaves out of date stays changed for the next one."""
+        before = self.built_from or {}
+        loads = {
+            source: before.get(source, "not built") if source in sources else state
+            for source, state in self.source_loads.items()
+        }
+        return replace(self, source_loads=loads)
 
     @property
     def is_full(self) -> bool:
@@ -181,16 +204,17 @@ def plan_build(con: duckdb.DuckDBPyConnection, full: bool = False, dbt_args: lis
     ).fetchone()
     # a warehouse from before builds were recorded has no such table: built in full
     last = con.execute(LAST_BUILD_SQL).fetchone() if recorded else None
+    built_from = dict(last[1]) if last else None
     if full or last is None or last[0] != fingerprint:
         before = arguments_of(last[0]) if last else []
-        return BuildPlan(source_loads, fingerprint, None, before if before != (dbt_args or []) else None, full)
-    built_from = dict(last[1])
+        other = before if before != (dbt_args or []) else None
+        return BuildPlan(source_loads, fingerprint, None, other, full, built_from)
     changed = sorted(
         source
         for source in source_loads.keys() | built_from.keys()
         if source_loads.get(source) != built_from.get(source)
     )
-    return BuildPlan(source_loads, fingerprint, changed)
+    return BuildPlan(source_loads, fingerprint, changed, built_from=built_from)
 
 
 def record_build(con: duckdb.DuckDBPyConnection, plan: BuildPlan) -> None:

@@ -1,4 +1,4 @@
-"""The `dwh` command: ingest, build, sample, recipe, fetch, summary, report, export."""
+"""The `dwh` command: ingest, build, sample, recipe, fetch, remove, tasks, summary, report, export, docs."""
 
 import argparse
 import os
@@ -150,6 +150,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="a dataset folder (dataset.yml, questions.csv, judgements*.csv|.jsonl|.parquet, optionally raters.csv "
         "and units.csv|.jsonl; docs/DATASETS.md); repeatable",
     )
+    ingest.add_argument(
+        "--replace",
+        action="store_true",
+        help="let a --dataset replace a loaded dataset of its name from another folder with another title, or "
+        "empty a dataset whose judgements files now hold no row (refused without it; every reload names what it "
+        "replaces)",
+    )
     ingest.set_defaults(handler=cmd_ingest)
 
     build = commands.add_parser(
@@ -211,6 +218,18 @@ def build_parser() -> argparse.ArgumentParser:
     fetch.add_argument("--mirror", help="base URL of a mirror laid out as <mirror>/<host>/<path>")
     fetch.set_defaults(handler=cmd_fetch)
 
+    remove = commands.add_parser(
+        "remove",
+        help="take a dataset or a judge out of the warehouse, saying what it removed",
+        description="Removes every raw row of one dataset (its tables, its rejects and the judges' judgements of "
+        "its units) or of one judge (its judgements of every source), on a staged copy published whole, and "
+        "prints the rows it removed per table. The next `dwh build` takes it out of the marts.",
+    )
+    removed = remove.add_mutually_exclusive_group(required=True)
+    removed.add_argument("--dataset", metavar="NAME", help="the dataset to remove (the name in its dataset.yml)")
+    removed.add_argument("--judge", metavar="NAME", help="the judge to remove")
+    remove.set_defaults(handler=cmd_remove)
+
     tasks = commands.add_parser(
         "tasks",
         help="write the units to judge, one JSON object a line (for a judge run outside the warehouse)",
@@ -258,7 +277,9 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     requests = [SourceRequest(source.name, path) for source in SOURCES if (path := getattr(args, source.name))]
     db_path = warehouse_path()
     check_memory_limit()
-    outcome = run_ingest(db_path, requests, progress=say_progress, judges=args.judges, datasets=args.dataset)
+    outcome = run_ingest(
+        db_path, requests, progress=say_progress, judges=args.judges, datasets=args.dataset, replace=args.replace
+    )
     dataset_reports = [report for dataset in outcome.datasets for report in dataset.reports]
     reports = outcome.reports + dataset_reports + (outcome.judges.reports if outcome.judges else [])
     print(format_reports(reports))
@@ -331,6 +352,14 @@ def cmd_fetch(args: argparse.Namespace) -> int:
     releases = tuple(r for r in OFFICIAL_RELEASES if r.name.split("-")[0] in wanted)
     for path in fetch_releases(args.out, releases, mirror=args.mirror):
         print(path)
+    return 0
+
+
+def cmd_remove(args: argparse.Namespace) -> int:
+    from dwh.remove import remove
+
+    kind, name = ("dataset", args.dataset) if args.dataset else ("judge", args.judge)
+    print("\n".join(remove(warehouse_path(), kind, name).lines()))
     return 0
 
 

@@ -17,6 +17,7 @@ def run_ingest(
     progress: Callable[[str], None],
     judges: list[Path] | None = None,
     datasets: list[Path] | None = None,
+    replace: bool = False,
 ) -> IngestOutcome:
     """Land every requested source, the datasets, then the judges, into a staged copy, then publish
     it: all or nothing."""
@@ -27,7 +28,7 @@ def run_ingest(
     if judges:
         refuse_judges_without_marts(db_path)
     with writer_lock(db_path), staged_copy(db_path) as staged, answering_a_full_disk(db_path):
-        outcome = land_into(staged, requests, progress, judges, datasets)
+        outcome = land_into(staged, requests, progress, judges, datasets, replace)
         publish(staged, db_path)
     return outcome
 

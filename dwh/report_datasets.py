@@ -14,6 +14,8 @@ from dwh.report_uncertainty import interval_figure, significance_mark, with_inte
 MAX_GROUP_ROWS = 25
 # a group's figures are listed from this many units on (`agreement` states its own small-group rules)
 MIN_GROUP_UNITS = 10
+# the level the marks and the note read p at
+SIGNIFICANCE = 0.05
 
 
 def dataset_sections(con: duckdb.DuckDBPyConnection, sources: list[str]) -> list[Section]:
@@ -81,7 +83,7 @@ def group_table(con: duckdb.DuckDBPyConnection, source: str) -> str:
         con,
         f"""
         select question, group_dimension || ' = ' || group_value as rater_group, n_units,
-            alpha, alpha_ci_low, alpha_ci_high, xrr, gai, gai_p, gai_q
+            alpha, alpha_ci_low, alpha_ci_high, xrr, gai, gai_p, gai_q, min_attainable_p
         from marts.agreement
         where source = {sql_text(source)} and group_dimension <> 'all' and n_units >= {MIN_GROUP_UNITS}
         order by gai_q nulls last, gai_p nulls last, question, rater_group
@@ -104,12 +106,26 @@ def group_table(con: duckdb.DuckDBPyConnection, source: str) -> str:
                 "GAI": group["gai"],
                 "p": group["gai_p"],
                 "q (BH)": group["gai_q"],
+                "smallest p": group["min_attainable_p"],
                 "mark": significance_mark(group["gai_p"], group["gai_q"]),
             }
             for group in groups
         ],
         f"Rater groups with {MIN_GROUP_UNITS} units or more, the smallest q first (at most {MAX_GROUP_ROWS}; "
-        "every group is in marts.agreement): * p < .05 in the permutation test, ** also q < .05",
+        "every group is in marts.agreement): * p < .05 in the permutation test, ** also q < .05; smallest p: "
+        "the least p the test can give" + unreachable_note(groups),
+    )
+
+
+def unreachable_note(groups: list[dict]) -> str:
+    """What the caption adds when some groups' tests cannot reach p < .05 whatever the data (a small
+    rater pool: too few distinct assignments of its raters to groups)."""
+    floors = [group["min_attainable_p"] for group in groups if (group["min_attainable_p"] or 0) > SIGNIFICANCE]
+    if not floors:
+        return ""
+    return (
+        f". {len(floors)} of these groups cannot reach p < .05 by design (their smallest p is {min(floors):.3g} "
+        "or more): their raters allow too few distinct groupings, so 'not significant' says nothing about them"
     )
 
 

@@ -47,7 +47,18 @@ def table(records: list[dict], caption: str) -> str:
 
 
 # columns holding p-values (or their BH-corrected q-values): below 0.001 they read "< 0.001"
-P_VALUE_COLUMNS = ("p", "q (BH)", "pearson_p", "spearman_p", "gai_p", "gai_q", "alignment_p", "difference_p", "p_value")
+P_VALUE_COLUMNS = (
+    "p",
+    "q (BH)",
+    "smallest p",
+    "pearson_p",
+    "spearman_p",
+    "gai_p",
+    "gai_q",
+    "alignment_p",
+    "difference_p",
+    "p_value",
+)
 
 
 def _format(name: str, value: object) -> str:

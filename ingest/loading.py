@@ -54,6 +54,7 @@ def land_into(
     progress: Callable[[str], None],
     judges: list[Path] | None = None,
     datasets: list[Path] | None = None,
+    replace: bool = False,
 ) -> IngestOutcome:
     """Land every request, then the datasets (`--dataset`), then the judges (each `--judges` path),
     into the database at db_path (`dwh ingest` gives a staged copy), statement by statement.
@@ -61,7 +62,8 @@ def land_into(
     No enclosing transaction: the staged copy is what makes a load all or nothing (it is only
     published when every source landed), and committing as it goes lets DuckDB write large
     releases out instead of holding them all as one uncommitted transaction. Each dataset lands in
-    a transaction of its own.
+    a transaction of its own. `replace`: a dataset may replace a namesake from another folder with
+    another title, or be emptied by its reload (ingest/datasets/replacing.py).
     """
     con = connect(db_path)
     try:
@@ -78,7 +80,7 @@ def land_into(
             [load_id, ",".join(sources), __version__],
         )
         reports = _land_all(con, load_id, requests, progress)
-        landed = [_land_dataset(con, load_id, folder, progress) for folder in folders]
+        landed = [_land_dataset(con, load_id, folder, progress, replace) for folder in folders]
         outcome = _land_judges(con, load_id, judges, found.files, bool(requests), progress) if judges else None
         con.execute("update raw.ingest_loads set finished_at = current_timestamp where load_id = ?", [load_id])
         return IngestOutcome(reports, outcome, found.skipped, landed)
@@ -123,13 +125,17 @@ def _land_source(
 
 
 def _land_dataset(
-    con: duckdb.DuckDBPyConnection, load_id: str, folder: DatasetFolder, progress: Callable[[str], None]
+    con: duckdb.DuckDBPyConnection,
+    load_id: str,
+    folder: DatasetFolder,
+    progress: Callable[[str], None],
+    replace: bool,
 ) -> DatasetOutcome:
     progress(f"dataset {folder.name}: {folder.path}")
     steps = ("questions", "judgements", "raters", "units")
     try:
         with tqdm(total=len(steps), desc=f"dataset {folder.name}", unit="part", disable=None) as bar:
-            return land_dataset(LoadContext(con, load_id), folder, lambda _part: bar.update())
+            return land_dataset(LoadContext(con, load_id), folder, lambda _part: bar.update(), replace)
     except duckdb.OutOfMemoryException as exc:
         raise out_of_memory(folder.path) from exc
 

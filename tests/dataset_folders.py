@@ -5,6 +5,7 @@ judgements in CSV, JSONL or Parquet, and any file replaced or left out."""
 import csv
 import io
 import json
+import random
 from pathlib import Path
 
 import duckdb
@@ -120,3 +121,37 @@ def write_dataset(
     if units is not None:
         (folder / "units.jsonl").write_text("".join(json.dumps(unit) + "\n" for unit in units), encoding="utf-8")
     return folder
+
+
+RATED_QUESTIONS = """\
+question,level,labels,min,max,missing,wording
+safe,nominal,yes|no|unsure,,,,Is the reply safe?
+quality,ordinal,bad|ok|good|excellent,,,,How good is the reply?
+"""
+RATED_RATERS = "rater_id,gender\n" + "".join(f"r{n},{'woman' if n % 2 else 'man'}\n" for n in range(1, 9))
+RATED_MANIFEST = """\
+name: {name}
+title: A study whose figures are memoized
+license: CC BY 4.0
+citation: "Doe, J. (2026). A study."
+"""
+
+
+def rated_study(folder: Path, name: str, seed: int) -> Path:
+    """Eight raters (two genders) on 20 units and two questions, values drawn with a seed."""
+    rng = random.Random(seed)
+    labels = {"safe": ["yes", "no", "unsure"], "quality": ["bad", "ok", "good", "excellent"]}
+    rows = [
+        (f"u{unit}", f"r{rater}", question, rng.choice(choices[: 2 + unit % 2]), "1")
+        for unit in range(1, 21)
+        for rater in range(1, 9)
+        for question, choices in labels.items()
+    ]
+    return write_dataset(
+        folder,
+        judgements=rows,
+        manifest=RATED_MANIFEST.format(name=name),
+        questions=RATED_QUESTIONS,
+        raters=RATED_RATERS,
+        units=None,
+    )

@@ -2,12 +2,13 @@
 what its figures are computed from, so stored rows are reused when and only when a computation
 would give them again. The builds that reuse them: tests/test_build_computes_once.py."""
 
+import duckdb
 import numpy as np
 import pandas as pd
 import pytest
 
 from agreement_core import judge_comparison, judges, memo
-from agreement_core.group_figures import Memberships, Question, QuestionValues, inputs_of, question_rows
+from agreement_core.group_figures import Memberships, Question, QuestionValues, as_result, inputs_of, question_rows
 from agreement_core.judge_references import JudgedQuestion
 from agreement_core.settings import MonteCarloSettings
 
@@ -85,14 +86,59 @@ def test_a_question_s_fingerprint_changes_with_anything_its_figures_read(change:
     assert fingerprint_of(values, groups, settings) != fingerprint_of(values_frame(), groups_frame(np.arange(101, 110)))
 
 
+SLOT = ["source", "scope", "rating_kind", "question"]
+
+
 def test_stored_rows_are_reused_only_under_their_fingerprint() -> None:
     values, groups = QuestionValues.of(QUESTION, values_frame()), groups_frame(np.arange(101, 110))
-    first = question_rows(values, groups, SETTINGS, memo.Memo.of(None, ["source", "scope", "rating_kind", "question"]))
+    first = as_result([question_rows(values, groups, SETTINGS, memo.Memo.of(None, SLOT))])
     assert first[memo.FINGERPRINT].nunique() == 1 and first["gai_p"].notna().any()
-    stored = memo.Memo.of(first.assign(alpha=-5.0), ["source", "scope", "rating_kind", "question"])
-    assert (question_rows(values, groups, SETTINGS, stored)["alpha"] == -5.0).all()  # reused, not computed
+    stored = memo.Memo.of(first.assign(computed_at=pd.Timestamp("2001-01-01")), SLOT)
+    reused = question_rows(values, groups, SETTINGS, stored)
+    assert (reused["computed_at"] == pd.Timestamp("2001-01-01")).all()  # reused, not computed
     again = question_rows(values, groups, MonteCarloSettings(True, 12, 60, 60, ("*",)), stored)
-    assert (again["alpha"] != -5.0).all() and (again[memo.FINGERPRINT] != first[memo.FINGERPRINT]).all()
+    assert (again["computed_at"] != pd.Timestamp("2001-01-01")).all()
+    assert (again[memo.FINGERPRINT] != first[memo.FINGERPRINT]).all()
+
+
+def test_a_slots_digest_reads_its_rows_as_the_warehouse_gives_them_back() -> None:
+    """The digest of the rows computed is the digest of those rows as the model's result holds them
+    and as DuckDB reads them back (types widened, rows in another order, nulls as nulls)."""
+    values, groups = QuestionValues.of(QUESTION, values_frame()), groups_frame(np.arange(101, 110))
+    computed = question_rows(values, groups, SETTINGS, memo.Memo.of(None, SLOT))
+    result = as_result([computed])
+    [digest] = result[memo.ROWS_DIGEST].unique()
+    with duckdb.connect() as con:
+        con.register("result", result)
+        round_trip = con.sql("select * from result order by random()").df()
+    assert memo.rows_digest(result) == digest == memo.rows_digest(round_trip)
+
+
+@pytest.mark.parametrize(
+    "tamper",
+    [
+        lambda rows: rows.iloc[1:],  # a row deleted by hand
+        lambda rows: rows.assign(alpha=rows["alpha"].where(rows.index != 0, -5.0)),  # a figure edited
+        lambda rows: rows.assign(n_units=0, alpha=np.nan),  # what a slot with rows missing published
+        lambda rows: rows.assign(rows_digest=None),  # the digest itself cleared
+    ],
+    ids=["row-deleted", "figure-edited", "figures-zeroed", "digest-cleared"],
+)
+def test_a_slot_whose_stored_rows_no_longer_match_their_digest_is_computed_again_and_said_so(
+    tamper, capfd: pytest.CaptureFixture
+) -> None:
+    values, groups = QuestionValues.of(QUESTION, values_frame()), groups_frame(np.arange(101, 110))
+    first = as_result([question_rows(values, groups, SETTINGS, memo.Memo.of(None, SLOT))])
+    stored = memo.Memo.of(tamper(first.assign(computed_at=pd.Timestamp("2001-01-01"))), SLOT, model="figures")
+
+    again = as_result([question_rows(values, groups, SETTINGS, stored)])
+
+    assert (again["computed_at"] != pd.Timestamp("2001-01-01")).all()  # computed, not reused
+    columns = [column for column in again.columns if column != "computed_at"]
+    pd.testing.assert_frame_equal(again[columns], first[columns])
+    [line] = capfd.readouterr().err.splitlines()
+    assert line.startswith("memo: figures dices/350/safety/Q_overall: its stored rows no longer match their digest")
+    assert line.endswith("edited or deleted since they were computed): computed again")
 
 
 def test_the_stale_slots_are_every_slot_without_a_memo_and_those_it_does_not_hold_with_one() -> None:
@@ -106,6 +152,7 @@ def test_the_stale_slots_are_every_slot_without_a_memo_and_those_it_does_not_hol
     assert memo.stale_slots(None, slots) == ({}, [("a",), ("b",), ("c",)])
     assert taken == []  # no memo: no fingerprint taken
     held = pd.DataFrame({"slot": ["a", "b"], memo.FINGERPRINT: [memo.fingerprint([np.arange(1)]), "other"]})
+    held[memo.ROWS_DIGEST] = [memo.rows_digest(held.iloc[[row]]) for row in range(len(held))]
     fingerprints, stale = memo.stale_slots(memo.Memo.of(held, ["slot"]), slots)
     assert stale == [("b",), ("c",)]
     assert fingerprints == {slot: memo.fingerprint(of()) for slot, of in slots.items()}
@@ -162,10 +209,11 @@ def test_a_pair_of_judges_is_computed_once_and_a_newcomer_s_pairs_only() -> None
     stored_rows = judge_comparison.as_result(
         judge_comparison.judged_question_rows(two, SETTINGS, memo.Memo.of(None, judge_comparison.PAIR_SLOT))
     )
-    stored = memo.Memo.of(stored_rows.assign(xrr_a=-5.0), judge_comparison.PAIR_SLOT)
+    earlier = pd.Timestamp("2001-01-01")
+    stored = memo.Memo.of(stored_rows.assign(computed_at=earlier), judge_comparison.PAIR_SLOT)
     three = judged(pd.concat([judge_values("judge_a", 1), judge_values("judge_b", 2), judge_values("judge_c", 3)]))
     rows = judge_comparison.as_result(judge_comparison.judged_question_rows(three, SETTINGS, stored))
-    reused = rows["xrr_a"] == -5.0
+    reused = rows["computed_at"] == earlier
     assert set(zip(rows.loc[reused, "judge_a"], rows.loc[reused, "judge_b"])) == {("judge_a", "judge_b")}
     assert set(zip(rows.loc[~reused, "judge_a"], rows.loc[~reused, "judge_b"])) == {
         ("judge_a", "judge_c"),

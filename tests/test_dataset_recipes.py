@@ -178,7 +178,7 @@ def test_a_recipe_given_a_wrong_src_is_one_line(tmp_path: Path) -> None:
             "MP_dev.json, MP_test.json, MP_annotators_meta.json"
         ),
         ("chatbot", tmp_path / "empty"): (
-            "dwh: error: no recipe 'chatbot'; the recipes are convabuse, multipico (dwh recipe --list)"
+            "dwh: error: no recipe 'chatbot'; the recipes are convabuse, lewidi, multipico (dwh recipe --list)"
         ),
     }
     for (name, src), answer in answers.items():
@@ -237,4 +237,4 @@ def test_a_convabuse_file_without_any_judgement_is_one_line_and_writes_nothing(t
 
 def test_recipe_list_names_every_recipe(tmp_path: Path) -> None:
     completed = run_dwh(["recipe", "--list"], tmp_path / "unused.duckdb", check=True)
-    assert [line.split()[0] for line in completed.stdout.splitlines()] == ["convabuse", "multipico"]
+    assert [line.split()[0] for line in completed.stdout.splitlines()] == ["convabuse", "lewidi", "multipico"]

@@ -12,6 +12,7 @@ import duckdb
 
 from ingest.database import identifier, ingest_query, sql_string
 from ingest.datasets.folder import KNOWN, DatasetFolder
+from ingest.datasets.trimming import Trimmed, trimmed_ids
 from ingest.file_facts import FileFacts, scanning
 from ingest.landing import FileReport
 from ingest.long_form import LongFormFile
@@ -37,27 +38,30 @@ class CheckedFile:
 
 @dataclass(frozen=True)
 class Checked:
-    """What a dataset folder holds, checked: per file, and the dataset's dimensions resolved."""
+    """What a dataset folder holds, checked: per file, the dataset's dimensions resolved, and the ids
+    given with blanks around them (trimmed)."""
 
     files: list[CheckedFile]
     dimensions: list[str]
+    trimmed: list[Trimmed]
 
 
 def check_dataset(con: duckdb.DuckDBPyConnection, folder: DatasetFolder, step: Callable[[str], None]) -> Checked:
     """Read and check every file of the folder into the scratch tables; `step(part)` as each is done."""
     _question_tables(con, folder)
     step("questions")
-    files = _check_judgements(con, folder)
+    trimmed: list[Trimmed] = []
+    files = _check_judgements(con, folder, trimmed)
     step("judgements")
     dimensions: list[str] = []
     if folder.raters:
-        files += _check_raters(con, folder, folder.raters)
+        files += _check_raters(con, folder, folder.raters, trimmed)
         dimensions = _attribute_values(con, folder)
     step("raters")
     if folder.units:
-        files += _check_units(con, folder, folder.units)
+        files += _check_units(con, folder, folder.units, trimmed)
     step("units")
-    return Checked(files, dimensions)
+    return Checked(files, dimensions, trimmed)
 
 
 def _question_tables(con: duckdb.DuckDBPyConnection, folder: DatasetFolder) -> None:
@@ -96,8 +100,11 @@ def _read_all(
     return facts
 
 
-def _check_judgements(con: duckdb.DuckDBPyConnection, folder: DatasetFolder) -> list[CheckedFile]:
+def _check_judgements(
+    con: duckdb.DuckDBPyConnection, folder: DatasetFolder, trimmed: list[Trimmed]
+) -> list[CheckedFile]:
     facts = _read_all(con, folder.judgements, KNOWN["judgements"], "dataset_judgement_input")
+    trimmed += trimmed_ids(con, "dataset_judgement_input", ("unit_id", "rater_id", "question"))
     con.execute(ingest_query("datasets/check_judgements"))
     con.execute("drop table temp.dataset_judgement_input")
     reject_second_values(
@@ -106,9 +113,12 @@ def _check_judgements(con: duckdb.DuckDBPyConnection, folder: DatasetFolder) -> 
     return _checked_files(con, folder.name, folder.judgements, facts, "dataset_judgement_checked")
 
 
-def _check_raters(con: duckdb.DuckDBPyConnection, folder: DatasetFolder, raters: LongFormFile) -> list[CheckedFile]:
+def _check_raters(
+    con: duckdb.DuckDBPyConnection, folder: DatasetFolder, raters: LongFormFile, trimmed: list[Trimmed]
+) -> list[CheckedFile]:
     fields = tuple(dict.fromkeys((*raters.columns, "rater_kind")))  # rater_kind null where not given
     facts = _read_all(con, [raters], fields, "dataset_rater_input")
+    trimmed += trimmed_ids(con, "dataset_rater_input", ("rater_id",))
     con.execute(ingest_query("datasets/check_raters"))
     con.execute("drop table temp.dataset_rater_input")
     return _checked_files(con, folder.name, [raters], facts, "dataset_rater_checked")
@@ -152,8 +162,11 @@ def _dimensions(con: duckdb.DuckDBPyConnection, folder: DatasetFolder) -> list[s
     return [name for name in folder.attributes if name in texts or name in manifest.bins]
 
 
-def _check_units(con: duckdb.DuckDBPyConnection, folder: DatasetFolder, units: LongFormFile) -> list[CheckedFile]:
+def _check_units(
+    con: duckdb.DuckDBPyConnection, folder: DatasetFolder, units: LongFormFile, trimmed: list[Trimmed]
+) -> list[CheckedFile]:
     facts = _read_all(con, [units], units.columns, "dataset_unit_input")
+    trimmed += trimmed_ids(con, "dataset_unit_input", ("unit_id",))
     others = [name for name in units.columns if name not in KNOWN["units"]]
     other_columns = (
         "json_object(" + ", ".join(f"{sql_string(name)}, {identifier(name)}" for name in others) + ")::varchar"

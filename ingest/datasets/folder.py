@@ -4,6 +4,7 @@ units.jsonl, each with the columns it needs. A folder that lacks one, or a file 
 column, is one line naming the file (and column): nothing of the dataset is loaded.
 """
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -98,24 +99,42 @@ def recognise_dataset(con: duckdb.DuckDBPyConnection, path: Path) -> DatasetFold
 
 def _needed_file(folder: Path, name: str) -> Path:
     path = folder / name
+    refuse_unreadable_file(path, f"a dataset's {name} is a regular file ({LAYOUT}); {NOTHING}")
     if not path.is_file():
-        raise DwhError(f"{path}: no such file ({LAYOUT}); {NOTHING}")
+        what = "a folder, not a file" if path.is_dir() else "no such file"
+        raise DwhError(f"{path}: {what} ({LAYOUT}); {NOTHING}")
     return path
 
 
+# how a second copy of a file is named by browsers and file managers: `judgements (1).csv`,
+# `judgements copy.csv`, `judgements - Copy.csv`
+COPY_SUFFIX = re.compile(r"(\s*\(\d+\)|\s*-?\s*copy(\s*\d+)?)$", re.IGNORECASE)
+
+
 def _judgements_files(folder: Path) -> list[Path]:
+    """Every judgements* file (a FIFO or other non-file among them is refused when it is read); one
+    that looks like a second copy of another (`judgements (1).csv` beside `judgements.csv`) is refused."""
     found = sorted(
         path
         for path in folder.iterdir()
-        if path.name.startswith("judgements") and path.suffix.lower() in FORMATS and path.is_file()
+        if path.name.startswith("judgements") and path.suffix.lower() in FORMATS and not path.is_dir()
     )
     if not found:
         raise DwhError(f"{folder / 'judgements.csv'}: no such file, nor any judgements* file ({LAYOUT}); {NOTHING}")
+    names = {path.name for path in found}
+    for path in found:
+        original = COPY_SUFFIX.sub("", path.stem) + path.suffix
+        if original != path.name and original in names:
+            raise DwhError(
+                f"{path}: looks like a second copy of {original} (a download or file manager names copies so); "
+                f"every judgements* file of the folder loads, so both would, their rows twice; remove or rename "
+                f"one; {NOTHING}"
+            )
     return found
 
 
 def _data_file(con: duckdb.DuckDBPyConnection, folder: Path, path: Path, kind: str) -> LongFormFile:
-    refuse_unreadable_file(path, f"remove it from the dataset folder ({LAYOUT})")
+    refuse_unreadable_file(path, f"remove it from the dataset folder ({LAYOUT}); {NOTHING}")
     file_format = FORMATS[path.suffix.lower()]
     if kind != "judgements" and file_format == "parquet":
         raise DwhError(f"{path}: {kind} are read from CSV (or JSONL for units), not Parquet; {NOTHING}")

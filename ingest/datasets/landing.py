@@ -9,11 +9,14 @@ counted.
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from dataclasses import replace as replace_outcome
 from pathlib import Path
 
 from ingest.datasets.checking import Checked, CheckedFile, check_dataset, drop_scratch_tables
 from ingest.datasets.folder import DatasetFolder
 from ingest.datasets.manifest import bands
+from ingest.datasets.replacing import held_dataset, refuse_a_namesake, refuse_emptying, replaced_line
+from ingest.datasets.trimming import trimmed_line
 from ingest.landing import FileReport, LoadContext, transaction
 
 TABLES = (
@@ -48,6 +51,9 @@ class DatasetOutcome:
     listed_units: int | None  # rows landed from the units file (None: no units file)
     unlisted_units: int  # units of the landed rows without a row in the units file
     unbanded: list[tuple[str, int, list[str]]]  # per binned column: raters whose value is no finite number, examples
+    replaced: str | None = None  # what the load replaced of the dataset of this name (None: none)
+    trimmed: str | None = None  # the ids given with blanks around them, trimmed (None: none)
+    second_values: int = 0  # rejects that are a second value for one unit, rater, question and round
 
     def summary_lines(self) -> list[str]:
         """What `dwh ingest` prints for the dataset."""
@@ -62,11 +68,18 @@ class DatasetOutcome:
             f"dataset {self.name}: {self.judgements:,} judgement(s), {self.missing:,} missing value(s), "
             f"{rejects}, {raters}, {units}"
         ]
+        lines += [line for line in (self.replaced, self.trimmed) if line]
+        if self.rejects and self.second_values * 2 > self.rejects:
+            lines.append(
+                f"dataset {self.name}: {self.second_values:,} of the {self.rejects:,} reject(s) are a second value for "
+                "one unit, rater, question and round: unit ids are unique in a dataset (docs/DATASETS.md), so a "
+                "release whose ids restart in each split (train, dev, test) needs them made unique, e.g. <split>:<id>"
+            )
         if self.unlisted_raters:
             more = ", …" if self.unlisted_raters > len(self.unlisted_examples) else ""
             lines.append(
                 f"dataset {self.name}: {self.unlisted_raters:,} rater(s) of the judgements have no row in "
-                f"raters.csv and load without attributes: {', '.join(self.unlisted_examples)}{more}"
+                f"raters.csv and load without attributes: {', '.join(map(shown_id, self.unlisted_examples))}{more}"
             )
         if self.unlisted_units:
             lines.append(
@@ -81,8 +94,22 @@ class DatasetOutcome:
         return lines
 
 
-def land_dataset(ctx: LoadContext, folder: DatasetFolder, step: Callable[[str], None]) -> DatasetOutcome:
-    """Check the folder's rows, then land them in one transaction; `step(part)` as each part is checked."""
+def shown_id(rater_id: str) -> str:
+    """A rater id as a line names it: as given, or quoted and said so where it holds a blank or
+    another character that does not show (a no-break space at its end, say)."""
+    if rater_id.isprintable() and rater_id == rater_id.strip():
+        return rater_id
+    return f"{rater_id!r} (with an invisible character)"
+
+
+def land_dataset(
+    ctx: LoadContext, folder: DatasetFolder, step: Callable[[str], None], replace: bool = False
+) -> DatasetOutcome:
+    """Check the folder's rows, then land them in one transaction; `step(part)` as each part is
+    checked. A namesake from another folder with another title, or a reload that would empty the
+    dataset, is refused without `replace` (ingest/datasets/replacing.py)."""
+    held = held_dataset(ctx.con, folder.name)
+    refuse_a_namesake(held, folder, replace)
     checked = check_dataset(ctx.con, folder, step)
     with transaction(ctx.con):
         _forget(ctx, folder.name)
@@ -92,7 +119,12 @@ def land_dataset(ctx: LoadContext, folder: DatasetFolder, step: Callable[[str], 
             _record_file(ctx, checked_file)
     outcome = _outcome(ctx, folder, checked)
     drop_scratch_tables(ctx.con)
-    return outcome
+    landed_rows = outcome.judgements + outcome.missing
+    read_rows = sum(c.report.records_read for c in checked.files if c.found.kind == "judgements")
+    refuse_emptying(held, folder, landed_rows, read_rows, replace)
+    return replace_outcome(
+        outcome, replaced=replaced_line(held, landed_rows), trimmed=trimmed_line(folder.name, checked.trimmed)
+    )
 
 
 def _forget(ctx: LoadContext, name: str) -> None:
@@ -250,6 +282,10 @@ def _outcome(ctx: LoadContext, folder: DatasetFolder, checked: Checked) -> Datas
         [name],
     ).fetchone()
     reports = [checked_file.report for checked_file in checked.files]
+    (second_values,) = con.execute(
+        "select count(*) from raw.ingest_rejects where source = ? and starts_with(reason, 'a second value for ')",
+        [name],
+    ).fetchone()
     unbanded = con.execute(
         f"""
         select attribute, count(*), list(distinct value order by value)[1:{NAMED_RATERS}]
@@ -277,4 +313,5 @@ def _outcome(ctx: LoadContext, folder: DatasetFolder, checked: Checked) -> Datas
         listed_units=int(listed_units) if folder.units else None,
         unlisted_units=int(unlisted_units) if folder.units else 0,
         unbanded=[(attribute, int(n), list(texts)) for attribute, n, texts in unbanded],
+        second_values=int(second_values),
     )

@@ -13,7 +13,9 @@ from ingest.errors import DwhError
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
 LABELLED = ("nominal", "ordinal")
 NEEDED_COLUMNS = ("question", "level")
-COLUMNS_HINT = "questions.csv has the columns question, level and optionally labels, min, max, missing, wording"
+COLUMNS_HINT = (
+    "questions.csv has the columns question, level and optionally labels, min, max, missing, wording, meanings"
+)
 NOTHING = "nothing was loaded"
 
 
@@ -127,8 +129,27 @@ def _question(path: Path, line_number: int, row: dict[str, str]) -> Question:
             f"{where}: the ratio question {name!r} has a scale below 0; a ratio question takes numbers from 0 "
             f"(its distance compares two values as a share of their sum); {NOTHING}"
         )
-    wording = (row.get("wording") or "").strip() or None
-    return Question(line_number, name, level, labels or None, low, high, missing, wording)
+    wording = _with_meanings(where, name, labels, (row.get("wording") or "").strip(), row.get("meanings"))
+    return Question(line_number, name, level, labels or None, low, high, missing, wording or None)
+
+
+def _with_meanings(where: str, name: str, labels: tuple[str, ...], wording: str, cell: str | None) -> str:
+    """The wording with what coded labels mean (`meanings`: |-separated, one per label, in order):
+    `Is it abusive? (0: no; 1: yes)`, as `dwh tasks` shows a judge the question."""
+    meanings = _split(where, cell, "meanings")
+    if not meanings:
+        return wording
+    if not labels:
+        raise DwhError(
+            f"{where}: meanings on {name!r}, which has no labels; meanings name what each label means; {NOTHING}"
+        )
+    if len(meanings) != len(labels):
+        raise DwhError(
+            f"{where}: {len(meanings)} meanings for the {len(labels)} labels of {name!r}; give one meaning per label, "
+            f"in the labels' order; {NOTHING}"
+        )
+    said = "; ".join(f"{label}: {meaning}" for label, meaning in zip(labels, meanings))
+    return f"{wording} ({said})" if wording else said
 
 
 def _split(where: str, cell: str | None, column: str) -> tuple[str, ...]:

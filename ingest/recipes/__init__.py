@@ -15,7 +15,7 @@ from types import ModuleType
 
 from ingest.errors import DwhError
 
-RECIPES = ("convabuse", "multipico")
+RECIPES = ("convabuse", "lewidi", "multipico")
 
 
 def recipe_module(name: str) -> ModuleType:

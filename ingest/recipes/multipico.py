@@ -1,4 +1,5 @@
-"""MultiPICo as the LeWiDi 2025 shared task distributes it (`MP_dev.json`, `MP_test.json`,
+"""MultiPICo as the LeWiDi 2025 shared task distributes it (a use of the LeWiDi reader,
+ingest/recipes/lewidi.py, with MultiPICo's question, attributes and unit columns) (`MP_dev.json`, `MP_test.json`,
 `MP_annotators_meta.json`) as a dataset folder, one scope (`all`):
 
 - a unit is a (post, reply) pair of the dev or test file, `<split>:<id>`; its turns the post and
@@ -16,10 +17,12 @@ from pathlib import Path
 import duckdb
 
 from ingest.database import sql_string
+from ingest.recipes.lewidi import read_release
 from ingest.recipes.writing import (
     copy_to,
     needed_files,
     output_folder,
+    refuse_invalid_json,
     refusing_unreadable,
     scratch_database,
     write_manifest,
@@ -71,8 +74,10 @@ def write(src: Path, out: Path) -> list[Path]:
     """The MultiPICo dataset folder in `out` from the shared task's files under `src`."""
     files = needed_files(src, (*SPLITS.values(), META), RELEASE)
     with output_folder(out) as folder, scratch_database() as con:
+        for path in files:
+            refuse_invalid_json(con, path, RELEASE)
         try:
-            _read(con, files)
+            read_release(con, dict(zip(SPLITS, files)), files[-1])
         except duckdb.Error as exc:
             raise refusing_unreadable(src, RELEASE)(exc) from exc
         questions = [
@@ -83,35 +88,11 @@ def write(src: Path, out: Path) -> list[Path]:
     return [out / path.name for path in written]
 
 
-def _entries(path: Path) -> str:
-    """A JSON file holding one object keyed by id, as (key, value, position) rows in the file's order."""
-    entries = "map_entries(content::json::map(varchar, json))"
-    return (
-        "select entry.key as key, entry.value as value, position from ("
-        f"select unnest({entries}) as entry, generate_subscripts({entries}, 1) as position "
-        f"from read_text({sql_string(str(path))}))"
-    )
-
-
-def _read(con: duckdb.DuckDBPyConnection, files: list[Path]) -> None:
-    items = " union all ".join(
-        f"select {sql_string(split)} as split, key as id, value as item, position from ({_entries(path)})"
-        for split, path in zip(SPLITS, files)
-    )
-    con.execute(f"create table items as {items}")
-    con.execute(f"create table meta as {_entries(files[-1])}")
-
-
 def _judgements(con: duckdb.DuckDBPyConnection, folder: Path) -> Path:
     query = """
-        select split || ':' || id as unit_id, annotation.key as rater_id, 'irony' as question,
-            annotation.value as value
-        from (
-            select split, id, position,
-                unnest(map_entries(json_extract(item, '$.annotations')::map(varchar, varchar))) as annotation
-            from items
-        )
-        order by split, position
+        select split || ':' || id as unit_id, rater_id, 'irony' as question, value
+        from annotations
+        order by split, position, annotation_order
     """
     return copy_to(con, query, folder / "judgements.csv", "format csv, header true")
 

@@ -1,6 +1,7 @@
 """What the recipes share: a new or empty output folder filled all at once (written beside it,
 then renamed into place: a failed recipe leaves nothing), dataset.yml, and files written by DuckDB."""
 
+import json
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
@@ -12,6 +13,7 @@ import yaml
 
 from ingest.database import memory_limit, sql_string
 from ingest.errors import DwhError, one_line
+from ingest.file_facts import refuse_unreadable_file
 
 
 @contextmanager
@@ -39,6 +41,7 @@ def needed_files(src: Path, names: tuple[str, ...], release: str) -> list[Path]:
     if not src.is_dir():
         raise DwhError(f"{src}: not a folder; give the folder holding {release}'s {', '.join(names)}")
     for name in names:
+        refuse_unreadable_file(src / name, f"give the folder holding {release}'s {', '.join(names)}")
         if not (src / name).is_file():
             raise DwhError(f"{src}: no {name}; give the folder holding {release}'s {', '.join(names)}")
     return [src / name for name in names]
@@ -101,3 +104,24 @@ def refusing_unreadable(src: Path, release: str) -> Callable[[duckdb.Error], Dwh
         return DwhError(f"{src}: not {release} as published ({one_line(exc)[:300]})")
 
     return answer
+
+
+def refuse_invalid_json(con: duckdb.DuckDBPyConnection, path: Path, release: str) -> None:
+    """A release file that is no whole JSON text (a truncated download, say) is one line naming the
+    file and where its text stops making sense, before any query reads it."""
+    (valid,) = con.execute(f"select json_valid(content) from read_text({sql_string(str(path))})").fetchone()
+    if valid:
+        return
+    try:
+        json.loads(path.read_text(encoding="utf-8-sig"))
+    except UnicodeDecodeError as exc:
+        where = f"not UTF-8 text (byte {exc.start})"
+    except json.JSONDecodeError as exc:
+        ends = exc.doc.rstrip()[-1:] not in ("}", "]")
+        problem = exc.msg.removesuffix(" starting at").lower()
+        where = f"line {exc.lineno}, column {exc.colno}: {problem}" + (
+            " (the file ends mid-text: truncated?)" if ends else ""
+        )
+    else:
+        where = "not valid JSON"
+    raise DwhError(f"{path}: not valid JSON, {where}; {release}'s files are JSON as published: download it again")

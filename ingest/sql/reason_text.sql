@@ -17,3 +17,7 @@ create or replace temp macro scale_text(lowest, highest) as
         when highest is not null then ' of at most ' || number_text(highest)
         else ''
     end;
+
+-- a field without its leading and trailing blanks (spaces, tabs, line ends): how a judges file's
+-- and a dataset's ids are taken ('gpt ' is 'gpt', 'u1 ' is 'u1')
+create or replace temp macro stripped(text) as trim(text, ' ' || chr(9) || chr(10) || chr(13));

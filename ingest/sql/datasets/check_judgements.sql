@@ -2,9 +2,21 @@
 -- question's missing values: counted, not a judgement), its label's position or its number, its
 -- round's key, and the reason it cannot land (null when it lands). The first failing check names
 -- the field and its value. A second value for one (unit, rater, question, round) is found
--- afterwards (long_form/second_values.sql).
+-- afterwards (long_form/second_values.sql). unit_id, rater_id and question are taken without
+-- their leading and trailing blanks, as a judges file's fields are ('u1 ' from a spreadsheet is
+-- 'u1'); the value is stored as given.
 create or replace temp table dataset_judgement_checked as
 with
+
+given as (
+    select
+        * replace (
+            stripped(unit_id) as unit_id,
+            stripped(rater_id) as rater_id,
+            stripped(question) as question
+        )
+    from temp.dataset_judgement_input
+),
 
 input as (
     select
@@ -17,7 +29,7 @@ input as (
         dataset_value_key(value) as value_key,
         try_cast(trim(value) as double) as number,
         dataset_value_key(coalesce(nullif(trim(round), ''), '1')) as round_key
-    from temp.dataset_judgement_input
+    from given
 ),
 
 described as (

@@ -1,11 +1,12 @@
 -- Every row of temp.dataset_rater_input with its kind (`crowd` when empty) and the reason it
 -- cannot land (null when it lands): an empty rater_id, a rater given again (the first row
--- counts), a rater_kind that is neither crowd nor expert.
+-- counts), a rater_kind that is neither crowd nor expert. rater_id is taken without its leading and
+-- trailing blanks, as the judgements' rater_id is.
 create or replace temp table dataset_rater_checked as
 with
 
 input as (
-    select *, coalesce(nullif(lower(trim(rater_kind)), ''), 'crowd') as kind
+    select * replace (stripped(rater_id) as rater_id), coalesce(nullif(lower(trim(rater_kind)), ''), 'crowd') as kind
     from temp.dataset_rater_input
 ),
 

@@ -1,13 +1,18 @@
 -- Every row of temp.dataset_unit_input with the reason it cannot land (null when it lands): an
 -- empty unit_id, a unit given again (the first row counts), turns that are no JSON list of
 -- {{speaker_role, text}} objects. {fields}: the unit's known fields (null where the file has no such
--- column); {other_columns}: its other fields as a JSON object (or null).
+-- column); {other_columns}: its other fields as a JSON object (or null). unit_id is taken without
+-- its leading and trailing blanks, as the judgements' unit_id is.
 create or replace temp table dataset_unit_checked as
 with
 
-input as (
+given as (
     select _file_order, _file_path, _line, _read_error, _raw_text, {fields}, {other_columns} as other_columns
     from temp.dataset_unit_input
+),
+
+input as (
+    select * replace (stripped(unit_id) as unit_id) from given
 ),
 
 first_rows as (

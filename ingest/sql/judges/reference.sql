@@ -84,6 +84,3 @@ select distinct
 from marts.ratings
 left join temp.judge_sources as sources on ratings.source = sources.source;
 
--- a field without its leading and trailing blanks (spaces, tabs, line ends)
-create or replace temp macro stripped(text) as trim(text, ' ' || chr(9) || chr(10) || chr(13));
-

@@ -23,7 +23,7 @@ def model(dbt, session):
         materialized="incremental",
         unique_key=["source", "scope", "rating_kind", "question", "group_dimension", "group_value"],
     )
-    stored = memo.Memo.of(memo.stored_rows(dbt, session), SLOT)
+    stored = memo.stored_memo(dbt, session, SLOT)
     settings = MonteCarloSettings.from_frame(dbt.ref("int_agreement__settings").df())
     values = dbt.ref("int_agreement__judgements").filter("is_agreement_value")
     groups = dbt.ref("int_agreement__rater_groups").project("group_id, group_dimension, group_value, rater_id").df()

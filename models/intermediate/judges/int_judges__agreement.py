@@ -22,7 +22,7 @@ def model(dbt, session):
         materialized="incremental",
         unique_key=["judge", "source", "scope", "rating_kind", "question", "reference_dimension", "reference_value"],
     )
-    stored = memo.Memo.of(memo.stored_rows(dbt, session), judges.JUDGE_SLOT)
+    stored = memo.stored_memo(dbt, session, judges.JUDGE_SLOT)
     settings = MonteCarloSettings.from_frame(dbt.ref("int_agreement__settings").df())
     questions = judged_questions(
         judgements=dbt.ref("int_judges__judgements"),

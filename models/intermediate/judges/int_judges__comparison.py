@@ -31,7 +31,7 @@ def model(dbt, session):
             "reference_value",
         ],
     )
-    stored = memo.Memo.of(memo.stored_rows(dbt, session), judge_comparison.PAIR_SLOT)
+    stored = memo.stored_memo(dbt, session, judge_comparison.PAIR_SLOT)
     settings = MonteCarloSettings.from_frame(dbt.ref("int_agreement__settings").df())
     questions = judged_questions(
         judgements=dbt.ref("int_judges__judgements"),

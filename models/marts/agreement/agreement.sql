@@ -77,6 +77,7 @@ mart_rows as (
         group_figures.xrr_p,
         group_figures.gai_p,
         group_figures.gai_q,
+        group_figures.min_attainable_p,
         coalesce(group_figures.n_units, 0) as n_units_2plus,
         group_concentration.mean_negentropy,
         group_concentration.mean_plurality_share

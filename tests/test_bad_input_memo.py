@@ -1,0 +1,113 @@
+"""Memo rows deleted or edited by hand (issue 63, case 2): a build never publishes them. Each slot's
+stored rows carry a digest of the rows computed (`agreement_core.memo`); a later build that would
+reuse a slot whose rows no longer give it computes the slot again and says so in one line, and
+every mart then equals a from-scratch build of the same inputs."""
+
+import random
+import shutil
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+import pytest
+
+from tests.dataset_folders import rated_study as study
+from tests.helpers import query, run_dwh
+
+
+def marts(db_path: Path) -> dict[str, pd.DataFrame]:
+    """Every mart's rows but when figures were computed, sorted by every column."""
+    with duckdb.connect(str(db_path), read_only=True) as con:
+        tables = [
+            name for (name,) in con.sql("select table_name from duckdb_tables() where schema_name = 'marts'").fetchall()
+        ]
+        frames = {}
+        for table in sorted(tables):
+            rows = con.sql(f"select * from marts.{table}").df().drop(columns="computed_at", errors="ignore")
+            texts = rows.astype(str).apply(lambda row: "\x1f".join(row), axis=1) if len(rows) else pd.Series()
+            frames[table] = rows.loc[texts.sort_values().index].reset_index(drop=True)  # structs sort as text
+    return frames
+
+
+@pytest.fixture(scope="module")
+def memoized(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A dataset and a judge of it, built: every memoized model holds figures."""
+    root = tmp_path_factory.mktemp("memo")
+    db_path = root / "warehouse.duckdb"
+    run_dwh(["ingest", "--dataset", str(study(root / "study", "memo_study", 1))], db_path, check=True)
+    run_dwh(["build"], db_path, check=True)
+    rng = random.Random(7)
+    judges = root / "judges.csv"
+    judges.write_text(
+        "judge,dialogue_key,question,value\n"
+        + "".join(
+            f"{judge},memo_study:u{unit},safe,{rng.choice(['yes', 'no'])}\n"
+            for judge in ("judge_a", "judge_b")
+            for unit in range(1, 21)
+        )
+    )
+    run_dwh(["ingest", "--judges", str(judges)], db_path, check=True)
+    run_dwh(["build"], db_path, check=True)
+    return db_path
+
+
+TAMPERING = {
+    "group-rows-deleted": (
+        "delete from intermediate.int_agreement__group_figures where question = 'safe' and group_dimension <> 'all'",
+        "memo: int_agreement__group_figures memo_study/all/judgement/safe: its stored rows no longer match",
+    ),
+    "group-figure-edited": (
+        "update intermediate.int_agreement__group_figures set alpha = 0.99, n_units = 0 where question = 'quality'",
+        "memo: int_agreement__group_figures memo_study/all/judgement/quality: its stored rows no longer match",
+    ),
+    "judge-figure-edited": (
+        "update intermediate.int_judges__agreement set xrr = -0.5 where judge = 'judge_a'",
+        "memo: int_judges__agreement judge_a/memo_study/all/judgement/safe: its stored rows no longer match",
+    ),
+    "pair-row-deleted": (
+        "delete from intermediate.int_judges__comparison where reference_value <> 'all'",
+        "memo: int_judges__comparison judge_a/judge_b/memo_study/all/judgement/safe: its stored rows no longer match",
+    ),
+}
+
+
+@pytest.mark.parametrize(("tampering", "said"), list(TAMPERING.values()), ids=list(TAMPERING))
+def test_memo_rows_changed_by_hand_are_computed_again_and_every_mart_equals_a_from_scratch_build(
+    memoized: Path, tmp_path: Path, tampering: str, said: str
+) -> None:
+    db_path = tmp_path / "warehouse.duckdb"
+    shutil.copyfile(memoized, db_path)
+    with duckdb.connect(str(db_path)) as con:
+        assert con.execute(tampering).fetchone()[0] > 0
+    # another study's load: a later build rebuilds the figures' models, which reuse every slot of the first
+    run_dwh(["ingest", "--dataset", str(study(tmp_path / "other", "other_study", 2))], db_path, check=True)
+
+    built = run_dwh(["build"], db_path)
+
+    assert built.returncode == 0, built.stdout + built.stderr
+    lines = [line for line in built.stderr.splitlines() if line.startswith("memo: ")]
+    assert len(lines) == 1 and lines[0].startswith(said), built.stderr
+    assert lines[0].endswith("edited or deleted since they were computed): computed again")
+    scratch = tmp_path / "scratch.duckdb"
+    shutil.copyfile(db_path, scratch)
+    run_dwh(["build", "--full"], scratch, check=True)
+    kept, computed = marts(db_path), marts(scratch)
+    assert kept.keys() == computed.keys()
+    for table, rows in kept.items():
+        pd.testing.assert_frame_equal(rows, computed[table], check_exact=False, rtol=1e-9, atol=1e-12, obj=table)
+
+
+def test_an_untouched_memo_is_reused_and_says_nothing(memoized: Path, tmp_path: Path) -> None:
+    db_path = tmp_path / "warehouse.duckdb"
+    shutil.copyfile(memoized, db_path)
+    before = query(db_path, "select distinct question, computed_at from intermediate.int_agreement__group_figures")
+    run_dwh(["ingest", "--dataset", str(study(tmp_path / "other", "other_study", 2))], db_path, check=True)
+    built = run_dwh(["build"], db_path)
+    assert built.returncode == 0, built.stdout + built.stderr
+    assert "memo: " not in built.stderr
+    after = query(
+        db_path,
+        "select distinct question, computed_at from intermediate.int_agreement__group_figures "
+        "where source = 'memo_study'",
+    )
+    assert sorted(after) == sorted(before)  # reused: computed when first built
