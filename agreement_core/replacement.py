@@ -61,6 +61,7 @@ COLUMNS = {
     "judge_wins": "boolean",
     memo.FINGERPRINT: "string",
     memo.COMPUTED_AT: "datetime64[us]",
+    memo.ROWS_DIGEST: "string",
 }
 
 
@@ -272,7 +273,7 @@ def question_rows(
 
 
 # a question's rows as `question_rows` collects them, column by column
-ROW_COLUMNS = [c for c in COLUMNS if c not in (*SLOT, memo.FINGERPRINT, memo.COMPUTED_AT)]
+ROW_COLUMNS = [c for c in COLUMNS if c not in (*SLOT, *memo.MEMO_COLUMNS)]
 
 
 def add_rows(
