@@ -89,7 +89,8 @@ final as (
         judgements.value_text,
         case
             when units_of_questions.dialogue_key is null then 'its unit is not in this build'
-            else 'value ' || judgements.value_text || ' is not a value of ' || judgements.question
+            else
+                'value ' || judgements.value_text || ' is not a value of ' || judgements.question
                 || coalesce(' in this build (' || label_lists.labels || ')', '')
         end as reason,
         judgements.source_file,
