@@ -730,10 +730,11 @@ def judge_figures(db_path: Path, question: str) -> list[tuple]:
 def test_a_judge_is_coded_by_the_labels_of_each_build_so_a_dataset_reloaded_with_other_labels_recodes_it(
     tmp_path: Path,
 ) -> None:
-    """The build is what this test tests (three builds of a small study and its judge). Reordering a
-    nominal question's labels and reversing an ordinal one's leave every figure as it was: the
-    judge's values follow the labels as the raters' do. A label the reload removed sets the judge's
-    values of it aside, named by the build's warning with the judge and the question, not a traceback."""
+    """The build is what this test tests (three builds of a small study and its judge, two of a
+    from-scratch warehouse). Reordering a nominal question's labels and reversing an ordinal one's
+    leave every figure as it was: the judge's values follow the labels as the raters' do. A label
+    the reload removed sets the judge's values of it aside, named by the build's warning with the
+    judge and the question, not a traceback. Every judge mart then equals a from-scratch build's."""
     env = dbt_folders(tmp_path / "dbt")
     db_path = tmp_path / "warehouse.duckdb"
     study = recoded_study(tmp_path / "study", SAFE, QUALITY, TOPIC)
@@ -764,4 +765,19 @@ def test_a_judge_is_coded_by_the_labels_of_each_build_so_a_dataset_reloaded_with
     }
     assert query(db_path, "select distinct n_units from marts.judge_agreement where question = 'topic'") == [
         (len(kept),)
+    ]
+    scratch = tmp_path / "scratch.duckdb"
+    run_dwh(["ingest", "--dataset", str(reloaded)], scratch, check=True)
+    run_dwh(["build"], scratch, check=True, env_overrides=dbt_folders(tmp_path / "scratch_dbt"))
+    run_dwh(["ingest", "--judges", str(tmp_path / "judge.csv")], scratch, check=True)
+    run_dwh(["build"], scratch, check=True, env_overrides=dbt_folders(tmp_path / "scratch_dbt"))
+    for mart in ("judge_agreement", "judge_replacement", "judge_replacement_raters"):
+        assert rounded_rows(db_path, mart) == rounded_rows(scratch, mart), mart
+
+
+def rounded_rows(db_path: Path, mart: str) -> list[tuple]:
+    """A mart's rows in order, doubles rounded to 1e-9."""
+    return [
+        tuple(round(value, 9) if isinstance(value, float) else value for value in row)
+        for row in query(db_path, f"select * from marts.{mart} order by all")
     ]
