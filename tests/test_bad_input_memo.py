@@ -16,14 +16,17 @@ from tests.helpers import query, run_dwh
 
 
 def marts(db_path: Path) -> dict[str, pd.DataFrame]:
-    """Every mart's rows but when figures were computed, sorted by every column."""
+    """Every mart's rows but when figures were computed and which load landed them (every case loads
+    the second study in a load of its own), sorted by every column."""
     with duckdb.connect(str(db_path), read_only=True) as con:
         tables = [
             name for (name,) in con.sql("select table_name from duckdb_tables() where schema_name = 'marts'").fetchall()
         ]
         frames = {}
         for table in sorted(tables):
-            rows = con.sql(f"select * from marts.{table}").df().drop(columns="computed_at", errors="ignore")
+            rows = (
+                con.sql(f"select * from marts.{table}").df().drop(columns=["computed_at", "load_id"], errors="ignore")
+            )
             texts = rows.astype(str).apply(lambda row: "\x1f".join(row), axis=1) if len(rows) else pd.Series()
             frames[table] = rows.loc[texts.sort_values().index].reset_index(drop=True)  # structs sort as text
     return frames
@@ -51,6 +54,22 @@ def memoized(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db_path
 
 
+@pytest.fixture(scope="module")
+def other_study(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A second study, whose load makes the next build rebuild the figures' models."""
+    return study(tmp_path_factory.mktemp("other") / "other", "other_study", 2)
+
+
+@pytest.fixture(scope="module")
+def from_scratch(memoized: Path, other_study: Path, tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """The marts of both studies and the judges built from scratch (`--full`), once for every case."""
+    scratch = tmp_path_factory.mktemp("scratch") / "warehouse.duckdb"
+    shutil.copyfile(memoized, scratch)
+    run_dwh(["ingest", "--dataset", str(other_study)], scratch, check=True)
+    run_dwh(["build", "--full"], scratch, check=True)
+    return marts(scratch)
+
+
 TAMPERING = {
     "group-rows-deleted": (
         "delete from intermediate.int_agreement__group_figures where question = 'safe' and group_dimension <> 'all'",
@@ -73,14 +92,14 @@ TAMPERING = {
 
 @pytest.mark.parametrize(("tampering", "said"), list(TAMPERING.values()), ids=list(TAMPERING))
 def test_memo_rows_changed_by_hand_are_computed_again_and_every_mart_equals_a_from_scratch_build(
-    memoized: Path, tmp_path: Path, tampering: str, said: str
+    memoized: Path, other_study: Path, from_scratch: dict, tmp_path: Path, tampering: str, said: str
 ) -> None:
     db_path = tmp_path / "warehouse.duckdb"
     shutil.copyfile(memoized, db_path)
     with duckdb.connect(str(db_path)) as con:
         assert con.execute(tampering).fetchone()[0] > 0
     # another study's load: a later build rebuilds the figures' models, which reuse every slot of the first
-    run_dwh(["ingest", "--dataset", str(study(tmp_path / "other", "other_study", 2))], db_path, check=True)
+    run_dwh(["ingest", "--dataset", str(other_study)], db_path, check=True)
 
     built = run_dwh(["build"], db_path)
 
@@ -88,20 +107,17 @@ def test_memo_rows_changed_by_hand_are_computed_again_and_every_mart_equals_a_fr
     lines = [line for line in built.stderr.splitlines() if line.startswith("memo: ")]
     assert len(lines) == 1 and lines[0].startswith(said), built.stderr
     assert lines[0].endswith("edited or deleted since they were computed): computed again")
-    scratch = tmp_path / "scratch.duckdb"
-    shutil.copyfile(db_path, scratch)
-    run_dwh(["build", "--full"], scratch, check=True)
-    kept, computed = marts(db_path), marts(scratch)
+    kept, computed = marts(db_path), from_scratch
     assert kept.keys() == computed.keys()
     for table, rows in kept.items():
         pd.testing.assert_frame_equal(rows, computed[table], check_exact=False, rtol=1e-9, atol=1e-12, obj=table)
 
 
-def test_an_untouched_memo_is_reused_and_says_nothing(memoized: Path, tmp_path: Path) -> None:
+def test_an_untouched_memo_is_reused_and_says_nothing(memoized: Path, other_study: Path, tmp_path: Path) -> None:
     db_path = tmp_path / "warehouse.duckdb"
     shutil.copyfile(memoized, db_path)
     before = query(db_path, "select distinct question, computed_at from intermediate.int_agreement__group_figures")
-    run_dwh(["ingest", "--dataset", str(study(tmp_path / "other", "other_study", 2))], db_path, check=True)
+    run_dwh(["ingest", "--dataset", str(other_study)], db_path, check=True)
     built = run_dwh(["build"], db_path)
     assert built.returncode == 0, built.stdout + built.stderr
     assert "memo: " not in built.stderr
