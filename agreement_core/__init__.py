@@ -8,6 +8,14 @@ The dbt Python models import this package; it imports nothing from `dwh` or `ing
 `agreement_core.alpha(reliability_data, level_of_measurement)` is the marts' α for a reader's own
 raters × units matrix (`reliability_data`), as the `krippendorff` package takes it."""
 
-from agreement_core.reliability_data import alpha
-
 __all__ = ["alpha"]
+
+
+def __getattr__(name: str) -> object:
+    # imported when first asked for: `dwh` imports agreement_core.settings at start-up, and maths'
+    # numpy and scipy would cost every command about half a second
+    if name == "alpha":
+        from agreement_core.reliability_data import alpha
+
+        return alpha
+    raise AttributeError(f"module 'agreement_core' has no attribute {name!r}")
