@@ -6,9 +6,46 @@
 -- every row of a rater: the build's memory stays flat as the releases grow.
 with
 
+ratings_350 as (
+
+    select * from {{ ref('stg_dices__ratings_350') }}
+
+),
+
+ratings_990 as (
+
+    select * from {{ ref('stg_dices__ratings_990') }}
+
+),
+
+-- the rater columns of every record (350 has no locale)
 answer_rows as (
 
-    select * from {{ ref('int_dices__rows') }}
+    select
+        rater_id,
+        rater_key,
+        dataset_config,
+        row_number,
+        gender,
+        race,
+        raw_race,
+        age_group,
+        education,
+        cast(null as varchar) as locale
+    from ratings_350
+    union all
+    select
+        rater_id,
+        rater_key,
+        dataset_config,
+        row_number,
+        gender,
+        race,
+        raw_race,
+        age_group,
+        education,
+        locale
+    from ratings_990
 
 ),
 
