@@ -88,9 +88,9 @@ RATER_COLUMNS = {
 # what the datasets (`dwh ingest --dataset`) bring to the agreement models' inputs: none here (their
 # path is tested in tests/test_datasets_marts.py), so empty tables of their shapes
 DATASET_INPUTS = {
-    "int_dataset__judgements": {**JUDGEMENT_COLUMNS, "value_code": "double"},
-    "int_dataset__raters": {"rater_key": "varchar", "source": "varchar", "rater_role": "varchar"},
-    "int_dataset__rater_attributes": {
+    "intermediate.int_dataset__judgements": {**JUDGEMENT_COLUMNS, "value_code": "double"},
+    "intermediate.int_dataset__raters": {"rater_key": "varchar", "source": "varchar", "rater_role": "varchar"},
+    "intermediate.int_dataset__rater_attributes": {
         "rater_key": "varchar",
         "source": "varchar",
         "attribute": "varchar",
@@ -98,22 +98,19 @@ DATASET_INPUTS = {
         "is_dimension": "boolean",
         "is_banded": "boolean",
     },
-    "int_dataset__judgement_questions": {
+    "staging.stg_dataset__questions": {
         "source": "varchar",
-        "rating_kind": "varchar",
         "question": "varchar",
         "label_set": "varchar",
         "level_of_measurement": "varchar",
-        "several_raters_per_unit": "boolean",
         "wording": "varchar",
+        "labels": "varchar[]",
     },
-    "int_dataset__judgement_labels": {
-        "label_set": "varchar",
-        "value_code": "double",
-        "value_text": "varchar",
-        "counts_as_missing": "boolean",
-        "is_unsure": "boolean",
-        "meaning": "varchar",
+    "staging.stg_dataset__judgements": {
+        "source": "varchar",
+        "question": "varchar",
+        "is_missing": "boolean",
+        "value_number": "double",
     },
 }
 # DICES's raters' attributes, long: the rater groups come from them (run from the raters given)
@@ -271,7 +268,7 @@ class CompiledAgreementModels:
         """The models built on the judgements (split into the three feeds by source) and raters."""
         con = duckdb.connect()
         con.execute(f"attach ':memory:' as {self.CATALOG}; use {self.CATALOG}")
-        for schema in ("intermediate", "marts", "reference"):
+        for schema in ("staging", "intermediate", "marts", "reference"):
             con.execute(f"create schema {schema}")
         for source in SOURCES:
             feed_columns = JUDGEMENT_COLUMNS | OPTIONAL_JUDGEMENT_COLUMNS.get(source, {})
@@ -285,7 +282,7 @@ class CompiledAgreementModels:
         for rater_key in excluded:
             con.execute("insert into reference.excluded_raters values (?, 'a test')", [rater_key])
         for name, columns in DATASET_INPUTS.items():
-            load(con, f"intermediate.{name}", columns, pd.DataFrame(), "none")
+            load(con, name, columns, pd.DataFrame(), "none")
         for source in REPLICATION_SOURCES:
             load(con, f"intermediate.int_{source}__replications", REPLICATION_COLUMNS, pd.DataFrame(), source)
         for schema, name, language, code in self.models:

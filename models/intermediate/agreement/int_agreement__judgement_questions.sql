@@ -1,5 +1,6 @@
--- Every question the agreement models know: the built-in sources' (`seeds/judgement_questions.csv`)
--- and every loaded dataset's (`int_dataset__judgement_questions`), in one shape. A view.
+-- Every question the agreement models know, in the inner form's shape: the built-in sources'
+-- (`seeds/judgement_questions.csv`) and every loaded dataset's (`stg_dataset__questions`), whose
+-- questions are each a `judgement` asked of units several raters judge. A view.
 {{ config(materialized='view') }}
 
 with
@@ -12,7 +13,7 @@ seeded_questions as (
 
 dataset_questions as (
 
-    select * from {{ ref('int_dataset__judgement_questions') }}
+    select * from {{ ref('stg_dataset__questions') }}
 
 ),
 
@@ -20,7 +21,15 @@ final as (
 
     select * from seeded_questions
     union all by name
-    select * from dataset_questions
+    select
+        source,
+        'judgement' as rating_kind,
+        question,
+        label_set,
+        level_of_measurement,
+        true as several_raters_per_unit,
+        wording
+    from dataset_questions
 
 )
 

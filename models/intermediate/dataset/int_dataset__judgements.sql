@@ -1,7 +1,7 @@
 -- The datasets' judgements for the agreement models, in the judgements feed's shape: a unit is a
 -- (dataset unit, question); its scope is the one the units file gives, else `all`. The value code
 -- is the label's place in the question's order (nominal, ordinal) or the number given (interval,
--- ratio), as `int_dataset__judgement_labels` codes them; a value meaning "no judgement" has none.
+-- ratio), as `int_agreement__judgement_labels` codes them; a value meaning "no judgement" has none.
 -- A rater's rounds order their judgements of a unit (the first counts, the later are repeats).
 with
 
