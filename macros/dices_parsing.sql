@@ -95,3 +95,20 @@
         cast([] as varchar[])
     )
 {%- endmacro %}
+
+{#-
+    One row per (record, question column) of both releases, empty answers included: each release
+    unpivots only its own question columns (`Q…`), keeping the other columns its CTE selected,
+    with the answer as released in `answer` and the column's name in `question`. The one place
+    the wide records become long (`int_dices__answers` for the ratings, `int_dices__judgements`
+    for the agreement figures).
+-#}
+{% macro dices_unpivot_answers(ratings_350, ratings_990) -%}
+    select *
+    from {{ ratings_350 }}
+    unpivot include nulls (answer for question in (columns('^Q')))
+    union all by name
+    select *
+    from {{ ratings_990 }}
+    unpivot include nulls (answer for question in (columns('^Q')))
+{%- endmacro %}

@@ -38,16 +38,9 @@ answer_texts as (
 
 ),
 
--- each release unpivots only its own question columns
 unpivoted as (
 
-    select *
-    from ratings_350
-    unpivot include nulls (answer for question in (columns('^Q')))
-    union all
-    select *
-    from ratings_990
-    unpivot include nulls (answer for question in (columns('^Q')))
+    {{ dices_unpivot_answers('ratings_350', 'ratings_990') }}
 
 ),
 

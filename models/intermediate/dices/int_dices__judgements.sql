@@ -5,34 +5,20 @@
 -- judgements of it, ordered by phase, then by the record's row in its CSV file. A view: the
 -- agreement models read it once.
 {{ config(materialized='view') }}
+{%- set judgement_columns = "'^(dataset_config|dialogue_key|rater_key|phase|row_number|answer_time_ms|Q.*)$'" %}
 
 with
 
+-- the columns a judgement keeps, and the question columns (990 has no answer times)
 ratings_350 as (
 
-    select
-        dataset_config,
-        dialogue_key,
-        rater_key,
-        phase,
-        row_number,
-        answer_time_ms,
-        columns('^Q')
-    from {{ ref('stg_dices__ratings_350') }}
+    select columns({{ judgement_columns }}) from {{ ref('stg_dices__ratings_350') }}
 
 ),
 
 ratings_990 as (
 
-    select
-        dataset_config,
-        dialogue_key,
-        rater_key,
-        phase,
-        row_number,
-        cast(null as bigint) as answer_time_ms,
-        columns('^Q')
-    from {{ ref('stg_dices__ratings_990') }}
+    select columns({{ judgement_columns }}) from {{ ref('stg_dices__ratings_990') }}
 
 ),
 
@@ -49,16 +35,9 @@ judgement_labels as (
 
 ),
 
--- each release unpivots only its own question columns, empty answers included
 answers as (
 
-    select *
-    from ratings_350
-    unpivot include nulls (answer for question in (columns('^Q')))
-    union all
-    select *
-    from ratings_990
-    unpivot include nulls (answer for question in (columns('^Q')))
+    {{ dices_unpivot_answers('ratings_350', 'ratings_990') }}
 
 ),
 

@@ -4,48 +4,17 @@
 -- The rows are first grouped by rater and demographics (a handful of groups per rater, an
 -- aggregate DuckDB spills to disk), so the lists below gather a few values per rater, never
 -- every row of a rater: the build's memory stays flat as the releases grow.
+{%- set rater_columns =
+    "'^(rater_id|rater_key|dataset_config|row_number|gender|race|raw_race|age_group|education|locale)$'" %}
+
 with
-
-ratings_350 as (
-
-    select * from {{ ref('stg_dices__ratings_350') }}
-
-),
-
-ratings_990 as (
-
-    select * from {{ ref('stg_dices__ratings_990') }}
-
-),
 
 -- the rater columns of every record (350 has no locale)
 answer_rows as (
 
-    select
-        rater_id,
-        rater_key,
-        dataset_config,
-        row_number,
-        gender,
-        race,
-        raw_race,
-        age_group,
-        education,
-        cast(null as varchar) as locale
-    from ratings_350
-    union all
-    select
-        rater_id,
-        rater_key,
-        dataset_config,
-        row_number,
-        gender,
-        race,
-        raw_race,
-        age_group,
-        education,
-        locale
-    from ratings_990
+    select columns({{ rater_columns }}) from {{ ref('stg_dices__ratings_350') }}
+    union all by name
+    select columns({{ rater_columns }}) from {{ ref('stg_dices__ratings_990') }}
 
 ),
 
