@@ -268,6 +268,8 @@ class CompiledAgreementModels:
         """The models built on the judgements (split into the three feeds by source) and raters."""
         con = duckdb.connect()
         con.execute(f"attach ':memory:' as {self.CATALOG}; use {self.CATALOG}")
+        # the rules the models call as DuckDB macros (raw.round_order …), as every warehouse has them
+        con.execute((PROJECT_ROOT / "ingest" / "sql" / "raw_common.sql").read_text(encoding="utf-8"))
         for schema in ("staging", "intermediate", "marts", "reference"):
             con.execute(f"create schema {schema}")
         for source in SOURCES:

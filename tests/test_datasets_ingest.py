@@ -51,6 +51,25 @@ def test_a_dataset_lands_every_judgement_row_from_each_format(tmp_path: Path, fi
     assert query(db_path, "select count(*) from raw.ingest_rejects") == [(0,)]
 
 
+def test_rounds_are_ranked_by_the_one_rule_the_build_orders_them_by(tmp_path: Path) -> None:
+    """Numbers by value (1.25 before 1.5 before 2 before 10), then texts in natural order (phase2
+    before phase10, as DICES's phases): `raw.round_order`, which the build's judgement order calls too."""
+    given = ["phase10", "10", "phase2", "1.5", "2", "1.25", "Phase1"]
+    folder = write_dataset(tmp_path / "study", judgements=[("u1", "r1", "safe", "yes", r) for r in given])
+    db_path = tmp_path / "warehouse.duckdb"
+
+    ingest(db_path, folder)
+
+    ranked = query(db_path, "select round from raw.dataset_judgements order by round_rank")
+    assert [r for (r,) in ranked] == ["1.25", "1.5", "2", "10", "Phase1", "phase2", "phase10"]
+    with duckdb.connect(str(db_path), read_only=True) as con:
+        by_the_build = con.execute(
+            f"select r from unnest({given!r}) as t(r) order by "
+            "{ 'round': raw.round_order(r), 'row': 0 }"  # macros/judgement_order.sql, as dbt compiles it
+        ).fetchall()
+    assert [r for (r,) in by_the_build] == [r for (r,) in ranked]
+
+
 def test_parquet_numbers_match_labels_by_their_value(tmp_path: Path) -> None:
     """A Parquet file written from a data frame often holds numbers as doubles: 4.0 is the label 4."""
     folder = write_dataset(

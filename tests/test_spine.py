@@ -90,3 +90,24 @@ def test_every_dbt_unit_test_is_declared_where_dbt_reads_it(project_manifest: di
         declared |= unit_tests_declared_in(text)
     known = {node["name"] for node in project_manifest["unit_tests"].values()}
     assert len(declared) >= 14 and declared <= known
+
+
+def sql_files_containing(pattern: str) -> set[str]:
+    folders = ("ingest", "models", "macros", "tests_dbt")
+    return {
+        str(path.relative_to(PROJECT_ROOT))
+        for folder in folders
+        for path in (PROJECT_ROOT / folder).rglob("*.sql")
+        if re.search(pattern, path.read_text(encoding="utf-8"))
+    }
+
+
+def test_how_a_value_matches_a_label_and_how_rounds_order_are_written_once_for_ingest_and_build() -> None:
+    """A value's key (trimmed, a number by its value) and the rounds' natural order are DuckDB
+    macros of the raw schema, which ingest's checks and dbt's models call alike."""
+    assert sql_files_containing(r"try_cast\(trim\([^)]*\) as double\) as varchar\), trim\(") == {
+        "ingest/sql/raw_common.sql"
+    }
+    assert sql_files_containing(r"regexp_extract_all\([^,]+, '\\d\+\|\\D\+'\)") == {"ingest/sql/raw_common.sql"}
+    assert sql_files_containing(r"raw\.round_order\(") == {"ingest/sql/raw_common.sql", "macros/judgement_order.sql"}
+    assert "raw.round_order(" in (PROJECT_ROOT / "ingest" / "datasets" / "landing.py").read_text(encoding="utf-8")

@@ -209,7 +209,7 @@ LANDING = (
 )
 ROUND_RANKS_SQL = """
     create or replace temp table dataset_round_ranks as
-    select round_key, dense_rank() over (order by try_cast(round_key as double) nulls last, round_key) as round_rank
+    select round_key, dense_rank() over (order by raw.round_order(round_key), round_key) as round_rank
     from (select distinct round_key from temp.dataset_judgement_checked where reason is null)"""
 CHECKED_TABLES = ("dataset_judgement_checked", "dataset_rater_checked", "dataset_unit_checked")
 

@@ -26,9 +26,9 @@ input as (
         nullif(trim(question), '') is null as no_question,
         trim(question) as question_key,
         nullif(trim(value), '') is null as no_value,
-        dataset_value_key(value) as value_key,
+        raw.value_key(value) as value_key,
         try_cast(trim(value) as double) as number,
-        dataset_value_key(coalesce(nullif(trim(round), ''), '1')) as round_key
+        raw.round_key(round) as round_key
     from given
 ),
 

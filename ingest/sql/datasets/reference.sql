@@ -1,9 +1,8 @@
 -- What a dataset's rows are checked against, from its questions.csv (read into
 -- temp.dataset_question_rows): each question's level and scale, its labels with their positions,
--- its missing values. A value matches a label or a missing value by its key: trimmed, and
--- a number by its value (`1`, `1.0` and ` 1 ` are the same label).
-create or replace temp macro dataset_value_key(text) as
-    coalesce(try_cast(trim(text) as double)::varchar, trim(text));
+-- its missing values. A value matches a label or a missing value by its key, `raw.value_key`
+-- (ingest/sql/raw_common.sql): trimmed, and a number by its value (`1`, `1.0` and ` 1 ` are the
+-- same label), as the build codes it.
 
 create or replace temp table dataset_question_list as
 select
@@ -21,8 +20,8 @@ from temp.dataset_question_rows
 where labels is not null;
 
 create or replace temp table dataset_label_keys as
-select question, position, dataset_value_key(label) as value_key from temp.dataset_labels;
+select question, position, raw.value_key(label) as value_key from temp.dataset_labels;
 
 create or replace temp table dataset_missing_keys as
-select distinct question, dataset_value_key(unnest(missing)) as value_key
+select distinct question, raw.value_key(unnest(missing)) as value_key
 from temp.dataset_question_rows;

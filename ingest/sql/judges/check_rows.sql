@@ -61,7 +61,7 @@ described as (
     left join temp.judge_labels as labels
         on
             questions.label_set = labels.label_set
-            and if(questions.matches_numbers, judge_value_key(input.value_trimmed), input.value_trimmed)
+            and if(questions.matches_numbers, raw.value_key(input.value_trimmed), input.value_trimmed)
             = labels.value_key
     left join temp.judge_units as units
         on

@@ -41,8 +41,8 @@ select
     true as matches_numbers
 from {dataset_questions};
 
--- a label's text as a dataset's value matches it: trimmed, and a number by its value
-create or replace temp macro judge_value_key(text) as coalesce(try_cast(trim(text) as double)::varchar, trim(text));
+-- a dataset's label matches a value by `raw.value_key` (ingest/sql/raw_common.sql): trimmed, and a
+-- number by its value, as the build codes it
 
 create or replace temp table judge_labels as
 select *, value_text as value_key
@@ -57,7 +57,7 @@ select
     false as counts_as_missing,
     false as is_unsure,
     cast(null as varchar) as meaning,
-    judge_value_key(value_text) as value_key
+    raw.value_key(value_text) as value_key
 from (
     select
         dataset || ':' || question as label_set,

@@ -1,7 +1,7 @@
 -- Each judge's judgements on the agreement models' units, one row per (judge, human question,
 -- unit): a DUO judgement of a metric meets both its users' (subjective) and its annotators'
 -- (objective) question. The value is coded here, by the question's labels of this build (a
--- label's code, `label_key` matching its text), or read as a number (interval, ratio: a judge of a
+-- label's code, `raw.value_key` matching its text), or read as a number (interval, ratio: a judge of a
 -- score may give 3.5): a dataset reloaded with its labels reordered recodes its judges too. A
 -- value that is no longer a label of its question has no row: the warning
 -- `judge_judgements_reach_a_unit` names it.
@@ -70,7 +70,7 @@ coded as (
         on
             not judged_units.takes_numbers
             and judged_units.label_set = judgement_labels.label_set
-            and {{ label_key('judged_units.value_text') }} = {{ label_key('judgement_labels.value_text') }}
+            and raw.value_key(judged_units.value_text) = raw.value_key(judgement_labels.value_text)
 
 ),
 
