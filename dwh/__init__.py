@@ -5,7 +5,7 @@ import os
 import signal
 import sys
 
-from ingest import __version__
+from common import __version__
 
 __all__ = ["INTERRUPTED", "INTERRUPTED_EXIT", "__version__", "raise_if_terminated", "terminate", "was_terminated"]
 

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import duckdb
 
-from ingest import __version__
-from ingest.settings import PROJECT_ROOT
+from common import __version__
+from common.paths import PROJECT_ROOT
 
 # what dbt reads to build the warehouse: a change to any of it can change any model
 PROJECT_PARTS = (

@@ -16,9 +16,9 @@ from agreement_core.settings import (
     alt_test_min_units,
     dataset_alt_test_epsilon,
 )
-from ingest.database import connect_read_only
-from ingest.errors import DwhError
-from ingest.settings import PROJECT_ROOT
+from common.database import connect_read_only
+from common.errors import DwhError
+from common.paths import PROJECT_ROOT
 
 
 def given_vars(dbt_args: list[str]) -> dict:

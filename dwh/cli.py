@@ -7,11 +7,11 @@ import sys
 from pathlib import Path
 from typing import NoReturn
 
+from common.errors import DwhError
+from common.paths import warehouse_path
+from common.registry import built_in_names
+from common.sources import SOURCES, movie_keyed_titles
 from dwh import INTERRUPTED, INTERRUPTED_EXIT, raise_if_terminated, terminate, was_terminated
-from ingest.errors import DwhError
-from ingest.registry import built_in_names
-from ingest.settings import warehouse_path
-from ingest.sources import SOURCES, movie_keyed_titles
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -270,8 +270,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
+    from common.database import check_memory_limit
     from dwh.load import run_ingest
-    from ingest.database import check_memory_limit
     from ingest.loading import SourceRequest, format_reports
 
     requests = [SourceRequest(source.name, path) for source in SOURCES if (path := getattr(args, source.name))]
@@ -304,8 +304,8 @@ def say_progress(step: str) -> None:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    from common.database import check_memory_limit
     from dwh.build import build_and_publish
-    from ingest.database import check_memory_limit
 
     db_path = warehouse_path()
     check_memory_limit(build=True)

@@ -8,10 +8,10 @@ import os
 import subprocess
 from pathlib import Path
 
+from common.errors import DwhError
+from common.paths import PROJECT_ROOT, warehouse_setting
 from dwh.build import dbt_executable, dbt_target_path
 from dwh.publish import read_write_holder
-from ingest.errors import DwhError
-from ingest.settings import PROJECT_ROOT, warehouse_setting
 
 STATIC_PAGE = "static_index.html"
 

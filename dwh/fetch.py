@@ -21,8 +21,8 @@ from urllib.parse import urlparse
 
 from tqdm import tqdm
 
+from common.errors import DwhError
 from ingest.archives import unsafe_member_reason
-from ingest.errors import DwhError
 
 DUO_COMMIT = "a1c424371fc6fb716184bb177beaba91a183093a"
 CHUNK_BYTES = 1 << 20

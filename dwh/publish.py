@@ -19,8 +19,8 @@ from pathlib import Path
 
 import duckdb
 
+from common.errors import DwhError
 from dwh import raise_if_terminated
-from ingest.errors import DwhError
 from ingest.raw_schema import refuse_foreign_raw_tables
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import duckdb
 
-from ingest.database import connect_read_only
-from ingest.settings import PROJECT_ROOT
+from common.database import connect_read_only
+from common.paths import PROJECT_ROOT
 
 SHOWN_KEYS = 5
 

@@ -3,7 +3,7 @@
 A unit is every (dialogue_key, question[, movie_id]) with human ratings in the built marts: DUO
 one per dialogue and metric (whatever the rating kind), DICES per item and question column,
 ReDial per conversation, movie and form question, a dataset (`dwh ingest --dataset`) per unit and
-question. `--source` is any source of the registry (ingest/registry.py): a built-in one or a
+question. `--source` is any source of the registry (common/registry.py): a built-in one or a
 loaded dataset's name. Each line carries the question's wording (seeds/judgement_questions.csv, a
 dataset's questions.csv), its scale (`{"min": 1, "max": 5}`, interval and ratio questions) or its
 labels (the label texts that are judgements, in the label set's order), and the conversation's
@@ -22,11 +22,12 @@ from pathlib import Path
 import duckdb
 from tqdm import tqdm
 
-from dwh.outputs import refuse_file_as_folder, refuse_non_regular_file, refuse_warehouse_files, replacing
-from ingest.database import connect_read_only, ingest_query, memory_limit, sql_string
-from ingest.errors import DwhError
+from common.database import connect_read_only, memory_limit, sql_string
+from common.errors import DwhError
+from common.outputs import refuse_file_as_folder, refuse_non_regular_file, refuse_warehouse_files, replacing
+from common.registry import source_names
 from ingest.judge_landing import has_built_marts, reference_tables
-from ingest.registry import source_names
+from ingest.queries import ingest_query
 
 BATCH_ROWS = 5_000
 
@@ -70,7 +71,7 @@ def refuse_other_files(out: Path) -> None:
 
 
 def refuse_unknown_source(con: duckdb.DuckDBPyConnection, source: str | None) -> None:
-    """`--source` names a built-in source or a dataset the warehouse holds (ingest/registry.py)."""
+    """`--source` names a built-in source or a dataset the warehouse holds (common/registry.py)."""
     names = source_names(con)
     if source is not None and source not in names:
         raise DwhError(

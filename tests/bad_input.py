@@ -15,7 +15,7 @@ from pathlib import Path
 from dwh.sample.dices import write_dices_sample
 from dwh.sample.duo import write_duo_sample
 from dwh.sample.redial import CONVERSATION_391, generate_conversations
-from ingest.dices_columns import COLUMNS_350
+from ingest.releases.dices_columns import COLUMNS_350
 from tests.helpers import PROJECT_ROOT
 
 

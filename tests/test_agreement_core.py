@@ -16,8 +16,8 @@ from krippendorff import alpha as package_alpha
 from agreement_core import maths, resampling
 from agreement_core.parallel import ordered_map
 from agreement_core.settings import MonteCarloSettings, SettingsError
+from common.errors import DwhError
 from dwh.build_vars import refuse_unusable_agreement_vars
-from ingest.errors import DwhError
 
 DEFAULTS = {
     "agreement_seed": 20240601,

@@ -20,7 +20,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from ingest.dices_columns import COLUMNS_350
+from ingest.releases.dices_columns import COLUMNS_350
 from tests.bad_input import (
     _a_rater_repeated_with_another_answer,
     _listing,

@@ -24,7 +24,7 @@ import pytest
 from dwh.sample.dices import write_dices_sample
 from dwh.sample.duo import write_duo_sample
 from dwh.sample.redial import CONVERSATION_391
-from ingest.dices_columns import COLUMNS_350
+from ingest.releases.dices_columns import COLUMNS_350
 from tests.bad_input import (
     _a_rater_repeated_with_another_answer,
     _with_key_separator,
@@ -366,8 +366,8 @@ def test_a_file_deleted_between_listing_and_reading_is_a_reject(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from dwh.load import run_ingest
-    from ingest import duo
     from ingest.loading import SourceRequest
+    from ingest.releases import duo
 
     write_duo_sample(tmp_path / "release", seed=11)
     tree = tmp_path / "release" / "duo"

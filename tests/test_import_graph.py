@@ -1,7 +1,14 @@
-"""No import circle among the project's own modules (ingest, dwh, agreement_core): each module's
-top-level imports, those under `if TYPE_CHECKING:` included (a circle of types is still a circle of
-concerns), form a graph without a cycle. Built from the source files with `ast`; nothing is imported.
-Imports inside a function are left out: they run later, when every module is loaded."""
+"""The rooms of the project's own packages and the imports between them, read from the source files
+with `ast` (nothing is imported):
+
+- no import circle: each module's top-level imports, those under `if TYPE_CHECKING:` included (a
+  circle of types is still a circle of concerns), form a graph without a cycle. Imports inside a
+  function are left out there: they run later, when every module is loaded;
+- imports only run down (`LAYERS`): every import, a function's too, reaches the module's own room or
+  a room of a layer below it;
+- no package folder holds more than `MOST_MODULES` modules at its top: a reader finds theirs.
+
+The rooms and their order are docs/OPERATING.md's "Where things are"."""
 
 import ast
 from collections.abc import Iterator
@@ -9,8 +16,33 @@ from pathlib import Path
 
 from tests.helpers import PROJECT_ROOT
 
-PACKAGES = ("ingest", "dwh", "agreement_core")
+PACKAGES = ("common", "ingest", "agreement_core", "sample_data", "dwh")
 Graph = dict[str, set[str]]
+
+# The rooms, lowest first: a module is in the room of the longest name here that is it or holds it,
+# and imports only from its own room or from a room of an earlier layer (rooms of one layer do not
+# import each other).
+LAYERS: tuple[tuple[str, ...], ...] = (
+    # errors, paths, connections, the sources' registry, where a command may write, the version
+    ("common",),
+    # landing the releases; the agreement figures' maths (distances, α, xRR's sums, GAI, correlations)
+    ("ingest", "agreement_core.maths"),
+    # the figures of each mart over the maths: questions, resampling, memo, the judges' figures
+    ("agreement_core",),
+    # the sample's fixture data, written by `dwh sample` and read by the tests
+    ("sample_data",),
+    # the command's process state (signals), which every writer checks before it publishes
+    ("dwh",),
+    # dbt build, its plan, vars and progress, the atomic publish, what the marts were built from
+    ("dwh.building",),
+    # the report; the files in and out (fetch, export, the judges' tasks)
+    ("dwh.reporting", "dwh.transfer"),
+    # the commands that write or read the warehouse as a whole
+    ("dwh.load", "dwh.remove", "dwh.summary"),
+    # the command line, which runs them all
+    ("dwh.cli",),
+)
+MOST_MODULES = 12
 
 
 def module_files(root: Path) -> dict[str, Path]:
@@ -21,6 +53,13 @@ def module_files(root: Path) -> dict[str, Path]:
             parts = path.relative_to(root).with_suffix("").parts
             modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
     return modules
+
+
+def every_import(body: list[ast.stmt]) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import statement of a module, those its functions run later included."""
+    for node in ast.walk(ast.Module(body=body, type_ignores=[])):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            yield node
 
 
 def top_level_imports(body: list[ast.stmt]) -> Iterator[ast.Import | ast.ImportFrom]:
@@ -56,15 +95,17 @@ def own_module(name: str, modules: dict[str, Path]) -> str | None:
     return name or None
 
 
-def import_graph(root: Path) -> Graph:
-    """Each module of the packages under `root` with the project's modules it imports at its top level."""
+def import_graph(root: Path, in_functions: bool = False) -> Graph:
+    """Each module of the packages under `root` with the project's modules it imports at its top level
+    (`in_functions`: and inside its functions)."""
     modules = module_files(root)
+    imports = every_import if in_functions else top_level_imports
     graph: Graph = {}
     for module, path in modules.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         names = [
             name
-            for node in top_level_imports(tree.body)
+            for node in imports(tree.body)
             for name in imported_names(module, path.name == "__init__.py", node)
         ]
         graph[module] = {found for name in names if (found := own_module(name, modules)) not in (None, module)}
@@ -131,10 +172,62 @@ def test_the_graph_reads_every_kind_of_top_level_import(tmp_path: Path) -> None:
         "agreement_core": set(),
     }
     assert cycles(graph) == [["ingest.a", "ingest.b", "ingest.c"]]
+    assert import_graph(tmp_path, in_functions=True)["ingest.c"] == {"ingest.a", "ingest.d"}
 
 
 def test_no_import_circle_among_the_projects_modules() -> None:
     graph = import_graph(PROJECT_ROOT)
-    assert {"ingest.database", "ingest.sources", "dwh.cli", "agreement_core.maths"} <= set(graph)
-    assert "ingest.landing" in graph["ingest.sources"]  # its TYPE_CHECKING import is read
+    assert {"common.database", "common.sources", "dwh.cli", "agreement_core.maths"} <= set(graph)
+    assert "ingest.landing" in graph["ingest.loading"]
     assert cycles(graph) == []
+
+
+def room_of(module: str) -> str:
+    """The room (`LAYERS`) a module is in: the longest room name that is its name or a package holding it."""
+    rooms = [room for layer in LAYERS for room in layer if module == room or module.startswith(room + ".")]
+    assert rooms, f"{module} is in no room of LAYERS"
+    return max(rooms, key=len)
+
+
+def layer_of(room: str) -> int:
+    return next(number for number, layer in enumerate(LAYERS) if room in layer)
+
+
+def upward_imports(graph: Graph) -> list[str]:
+    """Each import that reaches another room of the same layer or of a layer above, as `a -> b`."""
+    return sorted(
+        f"{module} -> {imported}"
+        for module, imported_modules in graph.items()
+        for imported in imported_modules
+        if room_of(imported) != room_of(module) and layer_of(room_of(imported)) >= layer_of(room_of(module))
+    )
+
+
+def test_an_import_from_a_room_above_or_beside_is_found() -> None:
+    graph = {"dwh.cli": {"dwh.building.build", "common.paths"}, "common.paths": {"ingest.landing"}}
+    graph |= {"ingest.loading": {"agreement_core.maths.alpha", "ingest.landing"}, "dwh.building.publish": {"dwh"}}
+    assert upward_imports(graph) == ["common.paths -> ingest.landing", "ingest.loading -> agreement_core.maths.alpha"]
+    assert room_of("dwh") == "dwh" and room_of("dwh.cli") == "dwh.cli" and room_of("dwh.building.build") == "dwh.building"
+
+
+def test_imports_only_run_down_the_layers() -> None:
+    """A lazy import inside a function is an import all the same: it is counted."""
+    graph = import_graph(PROJECT_ROOT, in_functions=True)
+    assert "dwh.load" in graph["dwh.cli"]  # imported inside the function of its command
+    assert upward_imports(graph) == []
+
+
+def modules_per_folder(root: Path) -> dict[str, int]:
+    """How many modules each folder of the packages under `root` holds at its top (its __init__.py not counted)."""
+    counts: dict[str, int] = {}
+    for path in module_files(root).values():
+        folder = path.parent.relative_to(root).as_posix()
+        counts[folder] = counts.get(folder, 0) + (path.name != "__init__.py")
+    return counts
+
+
+def test_no_folder_holds_more_than_a_dozen_modules_at_its_top() -> None:
+    counts = modules_per_folder(PROJECT_ROOT)
+    assert {"common", "ingest", "agreement_core", "dwh"} <= set(counts)
+    crowded = {folder: count for folder, count in counts.items() if count > MOST_MODULES}
+    assert not crowded, f"folders with more than {MOST_MODULES} modules at their top: {crowded}"

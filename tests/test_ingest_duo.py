@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from common.errors import DwhError
 from dwh.load import run_ingest
 from dwh.sample.duo import write_duo_sample
-from ingest.errors import DwhError
 from ingest.loading import SourceRequest
 from tests.helpers import query
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from dwh.sample.dices import write_dices_sample
-from ingest.dices_columns import (
+from ingest.releases.dices_columns import (
     CATEGORY_OVERALL_350,
     CATEGORY_OVERALL_990,
     HARM_TYPES,

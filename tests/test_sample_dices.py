@@ -8,8 +8,9 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from common.errors import DwhError
 from dwh.sample.dices import write_dices_sample
-from ingest.dices_columns import (
+from ingest.releases.dices_columns import (
     AGES,
     ANSWERS,
     CATEGORY_OVERALL_350,
@@ -24,7 +25,6 @@ from ingest.dices_columns import (
     Q1_ANSWERS,
     RACES,
 )
-from ingest.errors import DwhError
 
 # test_ingest_dices.py checks these constants against the literal released headers.
 HEADER_350, HEADER_990 = HEADER_LINES["350"].rstrip("\n"), HEADER_LINES["990"].rstrip("\n")

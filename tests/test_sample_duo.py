@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from common.paths import PROJECT_ROOT
 from dwh.sample.duo import write_duo_sample
-from ingest.settings import PROJECT_ROOT
 
 
 def load_folder(root: Path, setting: str, language: str) -> list[tuple[Path, dict]]:

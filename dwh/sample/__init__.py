@@ -4,14 +4,14 @@ folder in the long form of docs/DATASETS.md (`datasets/chatbot_study/`, for `dwh
 
 from pathlib import Path
 
-from dwh.outputs import kind_of, refuse_warehouse_files, resolved, warehouse_files
+from common.errors import DwhError
+from common.outputs import kind_of, refuse_warehouse_files, resolved, warehouse_files
+from common.paths import configured_warehouse_path
 from dwh.sample.datasets import datasets_files, write_datasets_sample
 from dwh.sample.dices import dices_release_files, write_dices_sample
 from dwh.sample.duo import duo_release_files, write_duo_sample
 from dwh.sample.judges import judges_files, write_judges_sample
 from dwh.sample.redial import redial_release_file, write_redial_sample
-from ingest.errors import DwhError
-from ingest.settings import configured_warehouse_path
 
 
 def write_sample(out_dir: Path, scale: float = 1, seed: int = 0, force: bool = False) -> list[Path]:

@@ -21,7 +21,7 @@ import json
 import random
 from pathlib import Path
 
-from dwh.outputs import replacing
+from common.outputs import replacing
 
 NAME = "chatbot_study"
 UNITS = 40

@@ -34,9 +34,10 @@ from typing import BinaryIO
 
 import duckdb
 
-from dwh.outputs import replacing
+from common.errors import DwhError
+from common.outputs import replacing
 from dwh.sample.scaling import scaled
-from ingest.dices_columns import (
+from ingest.releases.dices_columns import (
     CATEGORY_OVERALL_350,
     CATEGORY_OVERALL_990,
     COLUMNS,
@@ -52,7 +53,6 @@ from ingest.dices_columns import (
     QUESTION_ROWS,
     RELEASE_PATHS,
 )
-from ingest.errors import DwhError
 
 TOPICS = [
     "religion",

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from dwh.outputs import replacing
+from common.outputs import replacing
+from common.paths import PROJECT_ROOT
 from dwh.sample.scaling import scaled
-from ingest.settings import PROJECT_ROOT
 
 METRICS = {
     "ed": ["preference", "stylistic_similarity", "consistency", "empathy"],

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import duckdb
 
-from dwh.outputs import replacing
-from ingest.database import memory_limit, sql_string
+from common.database import memory_limit, sql_string
+from common.outputs import replacing
 
 JUDGES = ("judge_like_users", "judge_like_annotators", "judge_siding_with_women", "judge_like_seekers", "judge_random")
 REDIAL_SPLITS = ("train_data.jsonl", "test_data.jsonl")

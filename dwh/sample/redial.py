@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from itertools import accumulate
 from pathlib import Path
 
-from dwh.outputs import replacing
+from common.outputs import replacing
 from dwh.sample.scaling import scaled
 
 TRAIN_DIALOGUES = 10_006

@@ -14,7 +14,7 @@ Each fact is kept once, and read from there by landing, the sample writer and db
 import csv
 import functools
 
-from ingest.settings import PROJECT_ROOT
+from common.paths import PROJECT_ROOT
 
 SEEDS = PROJECT_ROOT / "seeds"
 

@@ -33,9 +33,8 @@ from typing import BinaryIO
 
 import duckdb
 
+from common.errors import DwhError
 from ingest.archives import extract_by_base_name
-from ingest.database import ingest_query
-from ingest.errors import DwhError
 from ingest.file_facts import FileFacts, refuse_another_release, refuse_unreadable_file, scan_file, scanning
 from ingest.landing import (
     FileReport,
@@ -47,6 +46,7 @@ from ingest.landing import (
     replace_source_rows,
     transaction,
 )
+from ingest.queries import ingest_query
 
 SOURCE = "redial"
 SPLIT_FILES = {"train_data.jsonl": "train", "test_data.jsonl": "test"}

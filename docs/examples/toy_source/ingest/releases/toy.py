@@ -5,7 +5,7 @@ from pathlib import Path
 
 import duckdb
 
-from ingest.errors import DwhError
+from common.errors import DwhError
 from ingest.landing import (
     FileReport,
     LoadContext,

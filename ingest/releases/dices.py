@@ -25,10 +25,9 @@ from pathlib import Path
 
 import duckdb
 
+from common.database import identifier, sql_string
+from common.errors import DwhError, one_line
 from ingest.csv_records import csv_header
-from ingest.database import identifier, sql_string
-from ingest.dices_columns import COLUMNS, CONFIGS, RAW_TABLES
-from ingest.errors import DwhError, one_line
 from ingest.file_facts import lines_at_offsets, refuse_another_release, refuse_unreadable_file, scanning
 from ingest.landing import (
     FileReport,
@@ -40,6 +39,7 @@ from ingest.landing import (
     replace_source_rows,
     transaction,
 )
+from ingest.releases.dices_columns import COLUMNS, CONFIGS, RAW_TABLES
 
 SOURCE = "dices"
 REJECT_ERRORS = "dices_reject_errors"

@@ -1,14 +1,13 @@
-"""Connections to the warehouse file, and the SQL text helpers every module shares (queries kept in
-ingest/sql/, literals, identifiers). The raw schema's DDL is ingest/raw_schema.py's."""
+"""Connections to the warehouse file, and the SQL text helpers every module shares (literals,
+identifiers). The queries kept in ingest/sql/ are ingest/queries.py's; the raw schema's DDL is
+ingest/raw_schema.py's."""
 
-import functools
 import os
-from importlib import resources
 from pathlib import Path
 
 import duckdb
 
-from ingest.errors import DwhError
+from common.errors import DwhError
 
 # DuckDB caches pages up to 80% of RAM by default; a bound makes it spill to disk instead, so an
 # ingest's memory stays flat as the releases grow (DWH_MEMORY_LIMIT overrides it). Measured at
@@ -88,12 +87,6 @@ def warehouse_cursor(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnectio
     cursor = con.cursor()
     cursor.execute(f"use {WAREHOUSE_CATALOG}")
     return cursor
-
-
-@functools.cache
-def ingest_query(name: str) -> str:
-    """A query kept in ingest/sql/ (e.g. "redial/classify_lines"), read once per process."""
-    return (resources.files("ingest") / "sql" / f"{name}.sql").read_text(encoding="utf-8")
 
 
 def sql_string(text: str) -> str:

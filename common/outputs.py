@@ -16,8 +16,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ingest.errors import DwhError
-from ingest.settings import warehouse_setting
+from common.errors import DwhError
+from common.paths import warehouse_setting
 
 # the files `dwh ingest` and `dwh build` keep beside the warehouse (dwh.publish)
 WAREHOUSE_COMPANIONS = (".next", ".failed", ".wal", ".lock", ".next.wal", ".failed.wal", ".wal.checkpoint")

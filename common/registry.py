@@ -1,4 +1,4 @@
-"""The one list of sources every command reads: the built-in releases (ingest/sources.py, where each
+"""The one list of sources every command reads: the built-in releases (common/sources.py, where each
 is described once, with its properties) and the datasets a warehouse holds (`raw.dataset_manifests`,
 docs/DATASETS.md). A loaded dataset is a source wherever a source is named: `dwh tasks --source`,
 the judges' units, the summary, the report, the export and load_reconciliation."""
@@ -6,7 +6,7 @@ the judges' units, the summary, the report, the export and load_reconciliation."
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ingest.sources import SOURCES
+from common.sources import SOURCES
 
 if TYPE_CHECKING:
     import duckdb

@@ -1,24 +1,22 @@
 """The built-in sources, the releases `dwh ingest` can land: one entry each, with everything the
 project knows of a source as data (its names, what it is, how it lands, its properties), the one
 list the command line, the loader, the raw schema and the registry read (docs/ADDING_A_SOURCE.md).
-ingest/registry.py adds the datasets a warehouse holds. Each lander is imported only when its
+common/registry.py adds the datasets a warehouse holds. Each lander is imported only when its
 source is landed."""
 
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from ingest.landing import FileReport, LoadContext
+from typing import Any
 
 # Every lander has this one shape, `land_<source>(ctx, path) -> reports`, and does the same three
 # steps: discover the release's files under `path` (refusing a path that holds none, naming it);
 # land each file into `raw.<source>_*` inside the load's transaction, its unreadable records to
 # `raw.ingest_rejects` and the file to `raw.ingest_files` (ingest/landing.py's writers); return one
-# FileReport per file, which `dwh ingest` prints.
-Lander = Callable[["LoadContext", Path], list["FileReport"]]
+# FileReport per file, which `dwh ingest` prints. (`ctx` is an ingest.landing.LoadContext and the
+# reports ingest.landing.FileReports: named, not imported, as ingest stands on this module.)
+Lander = Callable[[Any, Path], list[Any]]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -66,7 +64,7 @@ SOURCES: tuple[Source, ...] = (
         description="Dialogues between users and LLM systems (EmpatheticDialogues and Wizard of Wikipedia settings, "
         "English and Japanese), rated by their user and by three annotators",
         license="ed/: CC BY-NC 4.0; wow/: Apache 2.0",
-        lander="ingest.duo:land_duo",
+        lander="ingest.releases.duo:land_duo",
         path_help="DUO release tree ({ed,wow}/{en,ja}/*.json) or a zip of it",
         lands_alone=True,
     ),
@@ -76,7 +74,7 @@ SOURCES: tuple[Source, ...] = (
         description="Movie-recommendation dialogues between a seeker and a recommender, with @id movie mentions and "
         "both workers' movie forms",
         license="CC BY 4.0",
-        lander="ingest.redial:land_redial",
+        lander="ingest.releases.redial:land_redial",
         path_help="ReDial release zip, or a folder with train_data.jsonl / test_data.jsonl",
         units_keyed_by_movie=True,
     ),
@@ -86,9 +84,9 @@ SOURCES: tuple[Source, ...] = (
         description="Adversarial conversations with a chatbot rated for safety by a demographically described rater "
         "pool (DICES-350 and DICES-990)",
         license="CC BY 4.0",
-        lander="ingest.dices:land_dices",
+        lander="ingest.releases.dices:land_dices",
         path_help="folder with the DICES CSVs (350/, 990/ or side by side), or one CSV",
-        raw_ddl="ingest.dices_columns:raw_table_ddl",
+        raw_ddl="ingest.releases.dices_columns:raw_table_ddl",
         key_prefixes=("dices350", "dices990"),
     ),
 )

@@ -3,7 +3,7 @@
 import os
 from pathlib import Path
 
-from ingest.errors import DwhError
+from common.errors import DwhError
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DB_RELATIVE_PATH = Path("data") / "warehouse.duckdb"

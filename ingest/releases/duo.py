@@ -13,11 +13,12 @@ from pathlib import Path
 
 import duckdb
 
+from common.database import out_of_memory
+from common.errors import DwhError
 from ingest.archives import extract_members
-from ingest.database import ingest_query, out_of_memory
-from ingest.errors import DwhError
 from ingest.file_facts import refuse_another_release
 from ingest.landing import FileReport, LoadContext, record_files_from, record_reject, replace_source_rows
+from ingest.queries import ingest_query
 
 SOURCE = "duo"
 RELEASE_FILE_PATTERN = re.compile(r"(?:^|/)((ed|wow)/(en|ja)/[^/]+\.json)$")
