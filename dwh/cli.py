@@ -314,7 +314,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_sample(args: argparse.Namespace) -> int:
-    from dwh.sample import write_sample
+    from sample_data import write_sample
 
     if not 0 < args.scale < float("inf"):
         raise DwhError(f"--scale must be a positive number (a fraction too, e.g. 0.1), got {args.scale:g}")

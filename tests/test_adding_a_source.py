@@ -93,7 +93,8 @@ def test_an_excerpt_is_found_only_as_the_file_has_it() -> None:
 
 def test_the_guide_and_the_example_files_name_each_other() -> None:
     """The page links every file of the example and no other; each new file under the path it takes
-    in the project (`[`ingest/releases/toy.py`](examples/toy_source/ingest/releases/toy.py)`), each edited file by name."""
+    in the project (`[`ingest/releases/toy.py`](examples/toy_source/ingest/releases/toy.py)`), each
+    edited file by name."""
     text = GUIDE.read_text(encoding="utf-8")
     links = {(m[1], m[2]) for m in EXAMPLE_LINK.finditer(text)}
     assert {path for _, path in links} == example_files()

@@ -13,7 +13,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from common.registry import built_in_names, known_sources
-from dwh.sample.datasets import write_datasets_sample
+from sample_data.datasets import write_datasets_sample
 from tests.helpers import dbt_folders, query, run_dwh
 
 pytestmark = pytest.mark.slow

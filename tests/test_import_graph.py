@@ -104,9 +104,7 @@ def import_graph(root: Path, in_functions: bool = False) -> Graph:
     for module, path in modules.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         names = [
-            name
-            for node in imports(tree.body)
-            for name in imported_names(module, path.name == "__init__.py", node)
+            name for node in imports(tree.body) for name in imported_names(module, path.name == "__init__.py", node)
         ]
         graph[module] = {found for name in names if (found := own_module(name, modules)) not in (None, module)}
     return graph
@@ -207,7 +205,9 @@ def test_an_import_from_a_room_above_or_beside_is_found() -> None:
     graph = {"dwh.cli": {"dwh.building.build", "common.paths"}, "common.paths": {"ingest.landing"}}
     graph |= {"ingest.loading": {"agreement_core.maths.alpha", "ingest.landing"}, "dwh.building.publish": {"dwh"}}
     assert upward_imports(graph) == ["common.paths -> ingest.landing", "ingest.loading -> agreement_core.maths.alpha"]
-    assert room_of("dwh") == "dwh" and room_of("dwh.cli") == "dwh.cli" and room_of("dwh.building.build") == "dwh.building"
+    assert (
+        room_of("dwh") == "dwh" and room_of("dwh.cli") == "dwh.cli" and room_of("dwh.building.build") == "dwh.building"
+    )
 
 
 def test_imports_only_run_down_the_layers() -> None:

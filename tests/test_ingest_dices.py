@@ -9,11 +9,11 @@ import pytest
 
 from common.database import connect
 from common.errors import DwhError
-from dwh.sample.dices import write_dices_sample
 from ingest.landing import LoadContext
 from ingest.raw_schema import ensure_raw_schema
 from ingest.releases.dices import land_dices
 from ingest.releases.dices_columns import COLUMNS_350, COLUMNS_990, QUESTIONS_350, QUESTIONS_990
+from sample_data.dices import write_dices_sample
 
 # The released headers, copied from docs/RELEASES.md independently of ingest/releases/dices_columns.py.
 HEADER_350 = (

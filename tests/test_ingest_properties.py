@@ -16,11 +16,11 @@ from hypothesis import strategies as st
 
 from common.database import connect
 from common.errors import DwhError
-from dwh.sample.redial import CONVERSATION_391
 from ingest.landing import LoadContext
 from ingest.raw_schema import ensure_raw_schema
 from ingest.releases.duo import land_duo
 from ingest.releases.redial import JsonlReading, land_redial
+from sample_data.redial import CONVERSATION_391
 
 pytestmark = pytest.mark.slow  # Hypothesis runs hundreds of landings
 
@@ -149,7 +149,7 @@ def test_whole_file_reader_lands_exactly_what_the_chunked_path_lands(
 
 def small_dices_350(root: Path) -> tuple[bytes, list[bytes]]:
     """Header and records (as raw bytes, multi-line contexts included) of a small 350 sample."""
-    from dwh.sample.dices import write_dices_sample
+    from sample_data.dices import write_dices_sample
 
     path = write_dices_sample(root, seed=4, items_350=1, items_990=1)[0]
     import csv

@@ -11,11 +11,11 @@ import pytest
 from common.database import connect
 from common.errors import DwhError
 from dwh.load import run_ingest
-from dwh.sample.redial import write_redial_sample
 from ingest.landing import FileReport, LoadContext
 from ingest.loading import SourceRequest
 from ingest.raw_schema import ensure_raw_schema
 from ingest.releases.redial import JsonlReading, land_redial
+from sample_data.redial import write_redial_sample
 
 # Conversation 391 exactly as the dataset card prints it (Data Instances).
 CARD_391_TEXT = """

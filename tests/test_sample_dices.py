@@ -9,7 +9,6 @@ import duckdb
 import pytest
 
 from common.errors import DwhError
-from dwh.sample.dices import write_dices_sample
 from ingest.releases.dices_columns import (
     AGES,
     ANSWERS,
@@ -25,6 +24,7 @@ from ingest.releases.dices_columns import (
     Q1_ANSWERS,
     RACES,
 )
+from sample_data.dices import write_dices_sample
 
 # test_ingest_dices.py checks these constants against the literal released headers.
 HEADER_350, HEADER_990 = HEADER_LINES["350"].rstrip("\n"), HEADER_LINES["990"].rstrip("\n")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from common.paths import PROJECT_ROOT
-from dwh.sample.duo import write_duo_sample
+from sample_data.duo import write_duo_sample
 
 
 def load_folder(root: Path, setting: str, language: str) -> list[tuple[Path, dict]]:

@@ -98,9 +98,9 @@ def named_sources(path: Path) -> list[str]:
 
 def is_the_sources_own(path: str) -> bool:
     """A module of one source: the registry, `ingest/releases/<source>*.py`, `ingest/sql/<source>/`,
-    `ingest/sql/raw_<source>.sql`, and the sample writers (dwh/sample/, one module per source)."""
+    `ingest/sql/raw_<source>.sql`, and the sample writers (sample_data/, one module per source)."""
     own = [f"ingest/releases/{name}" for name in NAMES] + [f"ingest/sql/{name}/" for name in NAMES]
-    own += [f"ingest/sql/raw_{name}.sql" for name in NAMES] + ["common/sources.py", "dwh/sample/"]
+    own += [f"ingest/sql/raw_{name}.sql" for name in NAMES] + ["common/sources.py", "sample_data/"]
     return any(path.startswith(prefix) for prefix in own)
 
 

@@ -1,17 +1,18 @@
-"""`dwh sample`: the embedded sample data, all datasets in their real release layouts, a few
-judges of known character beside them (`judges/`, for `dwh ingest --judges`), and a small dataset
-folder in the long form of docs/DATASETS.md (`datasets/chatbot_study/`, for `dwh ingest --dataset`)."""
+"""The embedded sample data, which `dwh sample` writes and the tests read: fixture data, not the
+product. All datasets in their real release layouts, a few judges of known character beside them
+(`judges/`, for `dwh ingest --judges`), and a small dataset folder in the long form of
+docs/DATASETS.md (`datasets/chatbot_study/`, for `dwh ingest --dataset`)."""
 
 from pathlib import Path
 
 from common.errors import DwhError
 from common.outputs import kind_of, refuse_warehouse_files, resolved, warehouse_files
 from common.paths import configured_warehouse_path
-from dwh.sample.datasets import datasets_files, write_datasets_sample
-from dwh.sample.dices import dices_release_files, write_dices_sample
-from dwh.sample.duo import duo_release_files, write_duo_sample
-from dwh.sample.judges import judges_files, write_judges_sample
-from dwh.sample.redial import redial_release_file, write_redial_sample
+from sample_data.datasets import datasets_files, write_datasets_sample
+from sample_data.dices import dices_release_files, write_dices_sample
+from sample_data.duo import duo_release_files, write_duo_sample
+from sample_data.judges import judges_files, write_judges_sample
+from sample_data.redial import redial_release_file, write_redial_sample
 
 
 def write_sample(out_dir: Path, scale: float = 1, seed: int = 0, force: bool = False) -> list[Path]:

@@ -32,7 +32,7 @@ from itertools import accumulate
 from pathlib import Path
 
 from common.outputs import replacing
-from dwh.sample.scaling import scaled
+from sample_data.scaling import scaled
 
 TRAIN_DIALOGUES = 10_006
 TEST_DIALOGUES = 1_342

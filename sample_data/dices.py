@@ -36,7 +36,6 @@ import duckdb
 
 from common.errors import DwhError
 from common.outputs import replacing
-from dwh.sample.scaling import scaled
 from ingest.releases.dices_columns import (
     CATEGORY_OVERALL_350,
     CATEGORY_OVERALL_990,
@@ -53,6 +52,7 @@ from ingest.releases.dices_columns import (
     QUESTION_ROWS,
     RELEASE_PATHS,
 )
+from sample_data.scaling import scaled
 
 TOPICS = [
     "religion",

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from common.outputs import replacing
 from common.paths import PROJECT_ROOT
-from dwh.sample.scaling import scaled
+from sample_data.scaling import scaled
 
 METRICS = {
     "ed": ["preference", "stylistic_similarity", "consistency", "empathy"],
