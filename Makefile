@@ -84,7 +84,7 @@ browser:
 
 # dbt's documentation site as one offline page (overview, lineage, every column), from the
 # built warehouse `make demo` leaves (or DWH_DB_PATH), opened read-only (BI tools may hold it meanwhile);
-# a missing warehouse or a failure is one line naming the path (dwh/docs.py)
+# a missing warehouse or a failure is one line naming the path (dwh/building/docs.py)
 docs: install
 	@$(DWH) docs
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from common.errors import DwhError
 from common.paths import warehouse_setting
 
-# the files `dwh ingest` and `dwh build` keep beside the warehouse (dwh.publish)
+# the files `dwh ingest` and `dwh build` keep beside the warehouse (dwh.building.publish)
 WAREHOUSE_COMPANIONS = (".next", ".failed", ".wal", ".lock", ".next.wal", ".failed.wal", ".wal.checkpoint")
 
 

@@ -305,7 +305,7 @@ def say_progress(step: str) -> None:
 
 def cmd_build(args: argparse.Namespace) -> int:
     from common.database import check_memory_limit
-    from dwh.build import build_and_publish
+    from dwh.building.build import build_and_publish
 
     db_path = warehouse_path()
     check_memory_limit(build=True)
@@ -342,7 +342,7 @@ def cmd_recipe(args: argparse.Namespace) -> int:
 
 
 def cmd_fetch(args: argparse.Namespace) -> int:
-    from dwh.fetch import OFFICIAL_RELEASES, fetch_releases
+    from dwh.transfer.fetch import OFFICIAL_RELEASES, fetch_releases
 
     built_in = built_in_names()
     wanted = {name.strip() for name in args.only.split(",")} if args.only else set(built_in)
@@ -364,7 +364,7 @@ def cmd_remove(args: argparse.Namespace) -> int:
 
 
 def cmd_tasks(args: argparse.Namespace) -> int:
-    from dwh.tasks import write_tasks
+    from dwh.transfer.tasks import write_tasks
 
     units = write_tasks(warehouse_path(), args.out, args.source)
     print(f"tasks: {units:,} unit(s) to judge in {args.out}")
@@ -379,14 +379,14 @@ def cmd_summary(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from dwh.report import write_report
+    from dwh.reporting.report import write_report
 
     print(f"report: {write_report(warehouse_path(), args.out)}")
     return 0
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from dwh.export import export_warehouse
+    from dwh.transfer.export import export_warehouse
 
     manifest = export_warehouse(warehouse_path(), args.out)
     print(f"export: {manifest.parent.resolve()} (manifest: {manifest.name})")
@@ -394,7 +394,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_docs(args: argparse.Namespace) -> int:
-    from dwh.docs import generate_docs
+    from dwh.building.docs import generate_docs
 
     print(f"docs: {generate_docs(warehouse_path())}")
     return 0

@@ -6,7 +6,7 @@ from pathlib import Path
 from common.database import connect_read_only
 from common.errors import DwhError
 from common.sources import SOURCES
-from dwh.publish import answering_a_full_disk, publish, refuse_unusable_warehouse, staged_copy, writer_lock
+from dwh.building.publish import answering_a_full_disk, publish, refuse_unusable_warehouse, staged_copy, writer_lock
 from ingest.judge_landing import has_built_marts, no_marts_error
 from ingest.loading import IngestOutcome, SourceRequest, land_into
 

@@ -14,7 +14,7 @@ import duckdb
 
 from common.database import connect, connect_read_only
 from common.errors import DwhError
-from dwh.publish import answering_a_full_disk, publish, refuse_unusable_warehouse, staged_copy, writer_lock
+from dwh.building.publish import answering_a_full_disk, publish, refuse_unusable_warehouse, staged_copy, writer_lock
 from ingest.datasets.landing import TABLES as DATASET_TABLES
 from ingest.landing import transaction
 

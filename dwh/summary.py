@@ -6,7 +6,7 @@ import duckdb
 
 from common.database import connect_read_only
 from common.errors import DwhError
-from dwh.freshness import marts_build, say_if_older_than_last_load
+from dwh.building.freshness import marts_build, say_if_older_than_last_load
 
 MARTS = ["dialogues", "turns", "raters", "ratings"]
 

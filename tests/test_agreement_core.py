@@ -17,7 +17,7 @@ from agreement_core import maths, resampling
 from agreement_core.parallel import ordered_map
 from agreement_core.settings import MonteCarloSettings, SettingsError
 from common.errors import DwhError
-from dwh.build_vars import refuse_unusable_agreement_vars
+from dwh.building.build_vars import refuse_unusable_agreement_vars
 
 DEFAULTS = {
     "agreement_seed": 20240601,
@@ -301,7 +301,7 @@ def test_a_sequential_test_stops_each_figure_where_counting_one_by_one_stops_it(
 def test_the_build_fingerprint_reads_the_package_source_not_its_bytecode(tmp_path) -> None:
     """dbt's Python models import agreement_core, which writes __pycache__: that is no change to the
     project, or every build after the first would be a full one."""
-    from dwh.build_plan import project_fingerprint
+    from dwh.building.build_plan import project_fingerprint
 
     package = tmp_path / "agreement_core"
     package.mkdir()

@@ -13,7 +13,7 @@ import duckdb
 import pytest
 
 from common.errors import DwhError
-from dwh.publish import dbt_view, publish
+from dwh.building.publish import dbt_view, publish
 from tests.helpers import PROJECT_ROOT, BuiltWarehouse, run_dwh
 
 pytestmark = pytest.mark.slow  # dbt builds

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from common.errors import DwhError
-from dwh.fetch import DUO_COMMIT, OFFICIAL_RELEASES, Release, fetch_releases, mirrored_url
+from dwh.transfer.fetch import DUO_COMMIT, OFFICIAL_RELEASES, Release, fetch_releases, mirrored_url
 from tests.helpers import run_dwh
 
 

@@ -8,7 +8,7 @@ import duckdb
 import pytest
 
 from common.database import connect_read_only
-from dwh.build_plan import source_states
+from dwh.building.build_plan import source_states
 from dwh.load import run_ingest
 from tests.dataset_folders import GOOD_JUDGEMENTS, UNITS, write_dataset
 from tests.helpers import query, run_dwh

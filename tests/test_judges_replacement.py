@@ -363,7 +363,7 @@ def test_the_report_and_summary_show_a_judge_that_replaces_the_raters_but_not_a_
     but not its women, and judge_b replaces nobody."""
     import duckdb
 
-    from dwh.report_replacement import groups_not_replaced, replacement_figures
+    from dwh.reporting.report_replacement import groups_not_replaced, replacement_figures
     from dwh.summary import replacement_lines
 
     con = duckdb.connect()

@@ -20,10 +20,10 @@ NAMES = [source.name for source in SOURCES]
 NAME_LITERAL = re.compile("|".join(rf"'{name}'|\"{name}\"" for name in NAMES))
 # shared modules that name a built-in source, and why that is not a fact for the registry
 NAMED_ELSEWHERE = {
-    "dwh/report.py": "the report's DUO, ReDial and DICES sections: figures of each release's own structure",
-    "dwh/report_uncertainty.py": "the ReDial section's chart of α (seeker against recommender) per split",
-    "dwh/report_judges.py": "the judges' DICES table: the rater groups each judge sides with",
-    "dwh/fetch.py": "the published release files to download, each with its size and checksum",
+    "dwh/reporting/report.py": "the report's DUO, ReDial and DICES sections: figures of each release's own structure",
+    "dwh/reporting/report_uncertainty.py": "the ReDial section's chart of α (seeker against recommender) per split",
+    "dwh/reporting/report_judges.py": "the judges' DICES table: the rater groups each judge sides with",
+    "dwh/transfer/fetch.py": "the published release files to download, each with its size and checksum",
 }
 
 

@@ -14,8 +14,8 @@ import altair as alt
 import duckdb
 
 from agreement_core.judge_floors import ALIGNMENT_FLOOR, MIN_JUDGE_UNITS
-from dwh.report_parts import WIDTH, Section, rows, svg, table
-from dwh.report_replacement import replacement_figures
+from dwh.reporting.report_parts import WIDTH, Section, rows, svg, table
+from dwh.reporting.report_replacement import replacement_figures
 
 # the first ten judges take Tableau's ten colours; more judges take evenly spaced hues of their own
 FIRST_COLOURS = [

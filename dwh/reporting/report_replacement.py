@@ -6,7 +6,7 @@ question but not one of its groups."""
 
 import duckdb
 
-from dwh.report_parts import rows, table
+from dwh.reporting.report_parts import rows, table
 
 TABLE_ROWS = 25
 

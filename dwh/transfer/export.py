@@ -25,8 +25,8 @@ from tqdm import tqdm
 from common.database import connect_read_only, sql_string
 from common.errors import DwhError
 from common.outputs import check_export_folder, readable_by_umask
-from dwh.fetch import sha256_of
-from dwh.freshness import marts_build, say_if_older_than_last_load
+from dwh.building.freshness import marts_build, say_if_older_than_last_load
+from dwh.transfer.fetch import sha256_of
 
 EXPORTED_SCHEMAS = ("marts", "reference")
 PARTITION_COLUMN = "source"

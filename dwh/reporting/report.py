@@ -17,11 +17,15 @@ import duckdb
 from common.database import connect_read_only
 from common.errors import DwhError
 from common.outputs import refuse_non_regular_file, refuse_warehouse_files, replacing, resolved
-from dwh.freshness import marts_build, say_if_older_than_last_load
-from dwh.report_datasets import dataset_sections
-from dwh.report_judges import judges_section
-from dwh.report_parts import WIDTH, Section, item_histogram, rows, svg, table
-from dwh.report_uncertainty import dices_groups_beside_grasp, duo_users_vs_annotators, redial_alpha_with_intervals
+from dwh.building.freshness import marts_build, say_if_older_than_last_load
+from dwh.reporting.report_datasets import dataset_sections
+from dwh.reporting.report_judges import judges_section
+from dwh.reporting.report_parts import WIDTH, Section, item_histogram, rows, svg, table
+from dwh.reporting.report_uncertainty import (
+    dices_groups_beside_grasp,
+    duo_users_vs_annotators,
+    redial_alpha_with_intervals,
+)
 
 
 def write_report(db_path: Path, out_path: Path) -> Path:

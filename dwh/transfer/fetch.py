@@ -2,7 +2,7 @@
 
 Every download goes to `<final name>.part` under OUT/.fetch/, is checked against its published
 size and SHA-256 (DUO: the pinned commit's archive, checked file by file against the manifest in
-dwh/manifests/), and is moved into the ingest layout only when it matches. A mismatch is a
+dwh/transfer/manifests/), and is moved into the ingest layout only when it matches. A mismatch is a
 clear error and leaves no file behind. An interrupted download resumes from its `.part` file
 with an HTTP Range request where the server allows it.
 """
@@ -161,7 +161,7 @@ def sha256_of(path: Path) -> str:
 
 def read_manifest(name: str) -> dict[str, str]:
     """`<sha256>  <relative path>` lines of a shipped manifest, as {path: sha256}."""
-    text = (resources.files("dwh") / "manifests" / name).read_text(encoding="utf-8")
+    text = (resources.files("dwh.transfer") / "manifests" / name).read_text(encoding="utf-8")
     return {path: digest for digest, path in (line.split("  ", 1) for line in text.splitlines() if line.strip())}
 
 

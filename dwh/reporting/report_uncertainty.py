@@ -5,7 +5,7 @@ chance, beside GRASP's published figures and marks."""
 import altair as alt
 import duckdb
 
-from dwh.report_parts import WIDTH, rows, svg, table
+from dwh.reporting.report_parts import WIDTH, rows, svg, table
 
 WAREHOUSE_AND_GRASP = alt.Scale(domain=["warehouse", "GRASP"], range=["#4c78a8", "#e45756"])
 

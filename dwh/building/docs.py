@@ -10,8 +10,8 @@ from pathlib import Path
 
 from common.errors import DwhError
 from common.paths import PROJECT_ROOT, warehouse_setting
-from dwh.build import dbt_executable, dbt_target_path
-from dwh.publish import read_write_holder
+from dwh.building.build import dbt_executable, dbt_target_path
+from dwh.building.publish import read_write_holder
 
 STATIC_PAGE = "static_index.html"
 

@@ -12,7 +12,7 @@ from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 
-from dwh.build_plan import BOOKKEEPING_SOURCE
+from dwh.building.build_plan import BOOKKEEPING_SOURCE
 
 MARTS_FOLDER = "models/marts/"
 # the nodes a model's freshness passes through (tests and exposures change no table)

@@ -7,8 +7,8 @@ import html
 
 import duckdb
 
-from dwh.report_parts import Section, rows, table
-from dwh.report_uncertainty import interval_figure, significance_mark, with_interval
+from dwh.reporting.report_parts import Section, rows, table
+from dwh.reporting.report_uncertainty import interval_figure, significance_mark, with_interval
 
 # the rater groups a section lists, the clearest findings first (smallest q)
 MAX_GROUP_ROWS = 25
