@@ -128,7 +128,7 @@ def test_folded_interval_counts_give_the_figures_of_every_label() -> None:
 
 @pytest.mark.parametrize("level", ["nominal", "ordinal", "interval", "ratio"])
 def test_a_batch_of_draws_gives_each_draws_figures_as_computed_alone(level: str) -> None:
-    """The draws' weighted sums over units (one matrix product for a batch, `maths._draws_sum`) give
+    """The draws' weighted sums over units (one matrix product for a batch, `maths.draws_sum`) give
     every draw the α and xRR of its own weights summed unit by unit, groups and references across:
     the sums of counts exactly, the figures to float rounding."""
     rng = np.random.default_rng(21)

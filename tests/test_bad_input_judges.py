@@ -16,8 +16,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from agreement_core import judges
-from agreement_core.judge_references import judge_question
+from agreement_core.judge_figures import judges
+from agreement_core.judge_figures.judge_references import judge_question
 from agreement_core.settings import MonteCarloSettings
 from dwh.reporting.report_judges import judge_colours
 from sample_data.judges import JUDGES, write_judges_sample

@@ -13,7 +13,7 @@ import colorsys
 import altair as alt
 import duckdb
 
-from agreement_core.judge_floors import ALIGNMENT_FLOOR, MIN_JUDGE_UNITS
+from agreement_core.judge_figures.judge_floors import ALIGNMENT_FLOOR, MIN_JUDGE_UNITS
 from dwh.reporting.report_parts import WIDTH, Section, rows, svg, table
 from dwh.reporting.report_replacement import replacement_figures
 

@@ -13,9 +13,9 @@ import numpy as np
 import pandas as pd
 
 from agreement_core import maths, memo, resampling
-from agreement_core.group_figures import SLOT
-from agreement_core.judge_references import JudgedQuestion, JudgeQuestion, inputs_of
-from agreement_core.judges import MIN_JUDGE_UNITS, estimable, varies_on_judged_units
+from agreement_core.judge_figures.judge_references import JudgedQuestion, JudgeQuestion, inputs_of
+from agreement_core.judge_figures.judges import MIN_JUDGE_UNITS, estimable, varies_on_judged_units
+from agreement_core.questions import SLOT
 from agreement_core.settings import MonteCarloSettings
 
 # two judges' rows of a question are stored, reused and replaced together (`agreement_core.memo`)

@@ -12,7 +12,7 @@ the mean is below ε, +inf and p 1 above it, NaN at ε). The judge wins against 
 Benjamini–Yekutieli at 0.05 over the reference's tested raters rejects h's p-value.
 
 `alt_test` is the test on plain arrays; `judged_question_rows` runs it for every judge and
-reference of a question (`agreement_core.judge_references`), computed once per input
+reference of a question (`agreement_core.judge_figures.judge_references`), computed once per input
 (`agreement_core.memo`). No Monte Carlo: the same inputs give the same figures."""
 
 from collections.abc import Callable
@@ -22,8 +22,7 @@ import numpy as np
 import pandas as pd
 
 from agreement_core import memo
-from agreement_core.group_figures import SLOT
-from agreement_core.judge_references import (
+from agreement_core.judge_figures.judge_references import (
     JudgedQuestion,
     JudgeQuestion,
     Reference,
@@ -31,6 +30,7 @@ from agreement_core.judge_references import (
     dimension_inputs,
     judge_question,
 )
+from agreement_core.questions import SLOT
 
 # the margin ε given to the judge by the reference's kind of rater (a dataset.yml's
 # `alt_test_epsilon` or the build var `alt_test_epsilon` stands for all)

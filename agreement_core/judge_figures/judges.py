@@ -15,9 +15,9 @@ import numpy as np
 import pandas as pd
 
 from agreement_core import maths, memo, resampling
-from agreement_core.group_figures import SLOT
-from agreement_core.judge_floors import ALIGNMENT_FLOOR, MIN_CEILING_UNITS, MIN_JUDGE_UNITS, MIN_XRR_UNITS
-from agreement_core.judge_references import JudgedQuestion, JudgeQuestion, Reference, inputs_of
+from agreement_core.judge_figures.judge_floors import ALIGNMENT_FLOOR, MIN_CEILING_UNITS, MIN_JUDGE_UNITS, MIN_XRR_UNITS
+from agreement_core.judge_figures.judge_references import JudgedQuestion, JudgeQuestion, Reference, inputs_of
+from agreement_core.questions import SLOT
 from agreement_core.settings import MonteCarloSettings
 
 # a judge's rows of a question are stored, reused and replaced together (`agreement_core.memo`)

@@ -1,6 +1,6 @@
 """Whom a judge is compared with, on one question: the human references (a source's base
 references, each split by the agreement's rater groups where its raters have them) and the judges'
-values, on one axis of units and labels (`JudgeQuestion`), ready for `agreement_core.judges`."""
+values, on one axis of units and labels (`JudgeQuestion`), ready for `agreement_core.judge_figures.judges`."""
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from agreement_core import maths, memo, resampling
-from agreement_core.group_figures import EVERY_RATER, Question, in_canonical_order
+from agreement_core.questions import EVERY_RATER, Question, in_canonical_order
 from agreement_core.settings import MonteCarloSettings
 
 # a base reference's own row: reference_dimension is its name, reference_value this
