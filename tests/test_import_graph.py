@@ -19,29 +19,42 @@ from tests.helpers import PROJECT_ROOT
 PACKAGES = ("common", "ingest", "agreement_core", "sample_data", "dwh")
 Graph = dict[str, set[str]]
 
-# The rooms, lowest first: a module is in the room of the longest name here that is it or holds it,
-# and imports only from its own room or from a room of an earlier layer (rooms of one layer do not
-# import each other).
-LAYERS: tuple[tuple[str, ...], ...] = (
+# The packages, lowest first: a package imports only packages of an earlier layer (two of one layer
+# do not import each other).
+PACKAGE_LAYERS: tuple[tuple[str, ...], ...] = (
     # errors, paths, connections, the sources' registry, where a command may write, the version
     ("common",),
-    # landing the releases; the agreement figures' maths (distances, α, xRR's sums, GAI, correlations)
-    ("ingest", "agreement_core.maths"),
-    # the figures of each mart over the maths: questions, resampling, memo, the judges' figures
-    ("agreement_core",),
+    # landing the releases; the agreement statistics
+    ("ingest", "agreement_core"),
     # the sample's fixture data, written by `dwh sample` and read by the tests
     ("sample_data",),
-    # the command's process state (signals), which every writer checks before it publishes
+    # the command
     ("dwh",),
-    # dbt build, its plan, vars and progress, the atomic publish, what the marts were built from
-    ("dwh.building",),
-    # the report; the files in and out (fetch, export, the judges' tasks)
-    ("dwh.reporting", "dwh.transfer"),
-    # the commands that write or read the warehouse as a whole
-    ("dwh.load", "dwh.remove", "dwh.summary"),
-    # the command line, which runs them all
-    ("dwh.cli",),
 )
+# Inside a package, its rooms, lowest first: a module is in the room of the longest name that is it
+# or holds it, and imports only from its own room or from a room of an earlier layer.
+ROOM_LAYERS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "agreement_core": (
+        # each figure once: distances, α, xRR and its sums, GAI, counts, correlations
+        ("agreement_core.maths",),
+        # over them: questions, resampling, memo, the agreement mart's and the replications' figures
+        ("agreement_core",),
+        # the judges' figures, on the same functions
+        ("agreement_core.judge_figures",),
+    ),
+    "dwh": (
+        # the command's process state (signals), which every writer checks before it publishes
+        ("dwh",),
+        # dbt build, its plan, vars and progress, the atomic publish, what the marts were built from
+        ("dwh.building",),
+        # the report; the files in and out (fetch, export, the judges' tasks)
+        ("dwh.reporting", "dwh.transfer"),
+        # the commands that write or read the warehouse as a whole
+        ("dwh.load", "dwh.remove", "dwh.summary"),
+        # the command line, which runs them all
+        ("dwh.cli",),
+    ),
+}
 MOST_MODULES = 12
 
 
@@ -180,34 +193,58 @@ def test_no_import_circle_among_the_projects_modules() -> None:
     assert cycles(graph) == []
 
 
+def package_of(module: str) -> str:
+    return module.partition(".")[0]
+
+
+def layer_of(package: str) -> int:
+    return next(number for number, layer in enumerate(PACKAGE_LAYERS) if package in layer)
+
+
 def room_of(module: str) -> str:
-    """The room (`LAYERS`) a module is in: the longest room name that is its name or a package holding it."""
-    rooms = [room for layer in LAYERS for room in layer if module == room or module.startswith(room + ".")]
-    assert rooms, f"{module} is in no room of LAYERS"
+    """The room a module is in (`ROOM_LAYERS`): the longest room name that is its name or a package
+    holding it; in a package without rooms, the package."""
+    layers = ROOM_LAYERS.get(package_of(module), ((package_of(module),),))
+    rooms = [room for layer in layers for room in layer if module == room or module.startswith(room + ".")]
     return max(rooms, key=len)
 
 
-def layer_of(room: str) -> int:
-    return next(number for number, layer in enumerate(LAYERS) if room in layer)
+def room_layer_of(room: str) -> int:
+    layers = ROOM_LAYERS.get(package_of(room), ((package_of(room),),))
+    return next(number for number, layer in enumerate(layers) if room in layer)
+
+
+def runs_down(module: str, imported: str) -> bool:
+    """Whether `module` may import `imported`: a package of an earlier layer, or in its own package
+    its own room or a room of an earlier layer."""
+    if package_of(imported) != package_of(module):
+        return layer_of(package_of(imported)) < layer_of(package_of(module))
+    return room_of(imported) == room_of(module) or room_layer_of(room_of(imported)) < room_layer_of(room_of(module))
 
 
 def upward_imports(graph: Graph) -> list[str]:
-    """Each import that reaches another room of the same layer or of a layer above, as `a -> b`."""
+    """Each import that reaches a package or a room of the same layer or of a layer above, as `a -> b`."""
     return sorted(
         f"{module} -> {imported}"
         for module, imported_modules in graph.items()
         for imported in imported_modules
-        if room_of(imported) != room_of(module) and layer_of(room_of(imported)) >= layer_of(room_of(module))
+        if not runs_down(module, imported)
     )
 
 
 def test_an_import_from_a_room_above_or_beside_is_found() -> None:
     graph = {"dwh.cli": {"dwh.building.build", "common.paths"}, "common.paths": {"ingest.landing"}}
     graph |= {"ingest.loading": {"agreement_core.maths.alpha", "ingest.landing"}, "dwh.building.publish": {"dwh"}}
-    assert upward_imports(graph) == ["common.paths -> ingest.landing", "ingest.loading -> agreement_core.maths.alpha"]
-    assert (
-        room_of("dwh") == "dwh" and room_of("dwh.cli") == "dwh.cli" and room_of("dwh.building.build") == "dwh.building"
-    )
+    graph |= {"agreement_core.maths.alpha": {"agreement_core.questions"}, "dwh.building.build": {"dwh.load"}}
+    assert upward_imports(graph) == [
+        "agreement_core.maths.alpha -> agreement_core.questions",
+        "common.paths -> ingest.landing",
+        "dwh.building.build -> dwh.load",
+        "ingest.loading -> agreement_core.maths.alpha",
+    ]
+    rooms = ["dwh", "dwh.cli", "dwh.building", "agreement_core", "agreement_core.maths", "ingest"]
+    assert [room_of(m) for m in ("dwh", "dwh.cli", "dwh.building.build", "agreement_core.memo")] == rooms[:4]
+    assert [room_of(m) for m in ("agreement_core.maths.xrr", "ingest.datasets.folder")] == rooms[4:]
 
 
 def test_imports_only_run_down_the_layers() -> None:
