@@ -55,7 +55,7 @@ pytest-fast: install
 UNIT_DB := $(CURDIR)/target/unit/warehouse.duckdb
 unit-tests-dbt: install
 	rm -rf target/unit && mkdir -p target/unit
-	$(BIN)/python -c "import sys; from pathlib import Path; from ingest.database import connect; from ingest.raw_schema import ensure_raw_schema; \
+	$(BIN)/python -c "import sys; from pathlib import Path; from common.database import connect; from ingest.raw_schema import ensure_raw_schema; \
 		con = connect(Path(sys.argv[1])); ensure_raw_schema(con); con.close()" $(UNIT_DB)
 	DWH_DB_PATH=$(UNIT_DB) DBT_TARGET_PATH=$(CURDIR)/target/unit $(BIN)/dbt build --quiet --empty --select "+test_type:unit" --exclude resource_type:test resource_type:unit_test
 	DWH_DB_PATH=$(UNIT_DB) DBT_TARGET_PATH=$(CURDIR)/target/unit $(BIN)/dbt test --select "test_type:unit"
@@ -84,7 +84,7 @@ browser:
 
 # dbt's documentation site as one offline page (overview, lineage, every column), from the
 # built warehouse `make demo` leaves (or DWH_DB_PATH), opened read-only (BI tools may hold it meanwhile);
-# a missing warehouse or a failure is one line naming the path (dwh/docs.py)
+# a missing warehouse or a failure is one line naming the path (dwh/building/docs.py)
 docs: install
 	@$(DWH) docs
 

@@ -39,12 +39,12 @@ PACKAGE = Path(__file__).resolve().parent
 
 @cache
 def code_version() -> str:
-    """A hash of every module of this package and of the versions of the libraries its figures are
-    computed with (numpy's random streams, scipy's distributions): changed code computes every slot
-    again."""
+    """A hash of every module of this package (its subpackages' too) and of the versions of the
+    libraries its figures are computed with (numpy's random streams, scipy's distributions): changed
+    code computes every slot again."""
     digest = hashlib.sha256(f"numpy {np.__version__} scipy {scipy.__version__} pandas {pd.__version__}".encode())
-    for module in sorted(PACKAGE.glob("*.py")):
-        digest.update(module.name.encode() + b"\0" + module.read_bytes() + b"\0")
+    for module in sorted(PACKAGE.rglob("*.py")):
+        digest.update(module.relative_to(PACKAGE).as_posix().encode() + b"\0" + module.read_bytes() + b"\0")
     return digest.hexdigest()
 
 

@@ -2,7 +2,7 @@
 from its own name, `resampling.generator`), and numpy's work on large arrays runs outside Python's
 lock, so threads compute them side by side with the same result as one after another.
 
-The draws' matrix products (`maths._draws_sum`) go through BLAS, which by default starts threads of
+The draws' matrix products (`maths.draws_sum`) go through BLAS, which by default starts threads of
 its own on every core for each product: beside one figure thread per core, and two models at once,
 they oversubscribe the cores and spin while they wait. Measured on 2 cores, four DICES questions'
 comparisons of twenty judges: 163.7 s (301 CPU s) with BLAS's threads, 70.8 s (122 CPU s) with one.

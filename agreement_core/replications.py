@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from agreement_core import maths, resampling
-from agreement_core.group_figures import Question
+from agreement_core.questions import Question
 
 COMPARISON = ["source", "scope", "question", "replication_a", "replication_b"]
 COLUMNS = {

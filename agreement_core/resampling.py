@@ -10,7 +10,7 @@ stops drawing shuffles once its p is known to be above 0.05 (`stopping_count`), 
 Reproducible on any machine: random numbers come from numpy's PCG64 seeded from the seed and the
 figure's name (not from the order models or threads run in); counts are integers held exactly in
 float64, so their sums do not depend on the order they are added in (a batch of draws' sums of
-disagreements, a matrix product, may differ in their last bits between CPUs: `maths._draws_sum`).
+disagreements, a matrix product, may differ in their last bits between CPUs: `maths.draws_sum`).
 """
 
 import hashlib

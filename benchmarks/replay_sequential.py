@@ -25,15 +25,8 @@ import duckdb
 import numpy as np
 
 from agreement_core import resampling
-from agreement_core.group_figures import (
-    EVERY_RATER,
-    Memberships,
-    QuestionValues,
-    figures_of,
-    point_figures,
-    questions_of,
-    rater_values,
-)
+from agreement_core.group_figures import Memberships, QuestionValues, figures_of, point_figures, rater_values
+from agreement_core.questions import EVERY_RATER, questions_of
 
 LEVEL = float(resampling.SIGNIFICANCE)
 

@@ -222,7 +222,7 @@ def log(message: str) -> None:
 def generator_hash() -> str:
     """A hash of the sample generator's source, so a changed generator rewrites the samples."""
     digest = hashlib.sha256()
-    for source in sorted((PROJECT_ROOT / "dwh" / "sample").glob("*.py")):
+    for source in sorted((PROJECT_ROOT / "sample_data").glob("*.py")):
         digest.update(source.name.encode() + b"\0" + source.read_bytes())
     return digest.hexdigest()[:16]
 

@@ -1,11 +1,15 @@
-"""The `dwh` command and what it runs (build, publish, fetch, sample, summary, report, export) over
-`ingest`, which only lands the releases into the raw schema."""
+"""The `dwh` command and what it runs, over `ingest` (which only lands the releases into the raw
+schema), `agreement_core` and `sample_data`: the command line (cli.py) and the commands that write or
+read the warehouse whole (load.py, remove.py, summary.py) here; dbt's build and the atomic publish in
+building/; the report in reporting/; the files in and out (fetch, export, the judges' tasks) in
+transfer/. This module holds the command's process state: the termination signals every writer
+checks before it publishes."""
 
 import os
 import signal
 import sys
 
-from ingest import __version__
+from common import __version__
 
 __all__ = ["INTERRUPTED", "INTERRUPTED_EXIT", "__version__", "raise_if_terminated", "terminate", "was_terminated"]
 

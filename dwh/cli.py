@@ -7,11 +7,11 @@ import sys
 from pathlib import Path
 from typing import NoReturn
 
+from common.errors import DwhError
+from common.paths import warehouse_path
+from common.registry import built_in_names
+from common.sources import SOURCES, movie_keyed_titles
 from dwh import INTERRUPTED, INTERRUPTED_EXIT, raise_if_terminated, terminate, was_terminated
-from ingest.errors import DwhError
-from ingest.registry import built_in_names
-from ingest.settings import warehouse_path
-from ingest.sources import SOURCES, movie_keyed_titles
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -270,8 +270,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
+    from common.database import check_memory_limit
     from dwh.load import run_ingest
-    from ingest.database import check_memory_limit
     from ingest.loading import SourceRequest, format_reports
 
     requests = [SourceRequest(source.name, path) for source in SOURCES if (path := getattr(args, source.name))]
@@ -304,8 +304,8 @@ def say_progress(step: str) -> None:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from dwh.build import build_and_publish
-    from ingest.database import check_memory_limit
+    from common.database import check_memory_limit
+    from dwh.building.build import build_and_publish
 
     db_path = warehouse_path()
     check_memory_limit(build=True)
@@ -314,7 +314,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_sample(args: argparse.Namespace) -> int:
-    from dwh.sample import write_sample
+    from sample_data import write_sample
 
     if not 0 < args.scale < float("inf"):
         raise DwhError(f"--scale must be a positive number (a fraction too, e.g. 0.1), got {args.scale:g}")
@@ -342,7 +342,7 @@ def cmd_recipe(args: argparse.Namespace) -> int:
 
 
 def cmd_fetch(args: argparse.Namespace) -> int:
-    from dwh.fetch import OFFICIAL_RELEASES, fetch_releases
+    from dwh.transfer.fetch import OFFICIAL_RELEASES, fetch_releases
 
     built_in = built_in_names()
     wanted = {name.strip() for name in args.only.split(",")} if args.only else set(built_in)
@@ -364,7 +364,7 @@ def cmd_remove(args: argparse.Namespace) -> int:
 
 
 def cmd_tasks(args: argparse.Namespace) -> int:
-    from dwh.tasks import write_tasks
+    from dwh.transfer.tasks import write_tasks
 
     units = write_tasks(warehouse_path(), args.out, args.source)
     print(f"tasks: {units:,} unit(s) to judge in {args.out}")
@@ -379,14 +379,14 @@ def cmd_summary(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from dwh.report import write_report
+    from dwh.reporting.report import write_report
 
     print(f"report: {write_report(warehouse_path(), args.out)}")
     return 0
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from dwh.export import export_warehouse
+    from dwh.transfer.export import export_warehouse
 
     manifest = export_warehouse(warehouse_path(), args.out)
     print(f"export: {manifest.parent.resolve()} (manifest: {manifest.name})")
@@ -394,7 +394,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_docs(args: argparse.Namespace) -> int:
-    from dwh.docs import generate_docs
+    from dwh.building.docs import generate_docs
 
     print(f"docs: {generate_docs(warehouse_path())}")
     return 0

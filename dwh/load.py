@@ -3,12 +3,12 @@
 from collections.abc import Callable
 from pathlib import Path
 
-from dwh.publish import answering_a_full_disk, publish, refuse_unusable_warehouse, staged_copy, writer_lock
-from ingest.database import connect_read_only
-from ingest.errors import DwhError
+from common.database import connect_read_only
+from common.errors import DwhError
+from common.sources import SOURCES
+from dwh.building.publish import answering_a_full_disk, publish, refuse_unusable_warehouse, staged_copy, writer_lock
 from ingest.judge_landing import has_built_marts, no_marts_error
 from ingest.loading import IngestOutcome, SourceRequest, land_into
-from ingest.sources import SOURCES
 
 
 def run_ingest(

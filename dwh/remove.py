@@ -12,10 +12,10 @@ from pathlib import Path
 
 import duckdb
 
-from dwh.publish import answering_a_full_disk, publish, refuse_unusable_warehouse, staged_copy, writer_lock
-from ingest.database import connect, connect_read_only
+from common.database import connect, connect_read_only
+from common.errors import DwhError
+from dwh.building.publish import answering_a_full_disk, publish, refuse_unusable_warehouse, staged_copy, writer_lock
 from ingest.datasets.landing import TABLES as DATASET_TABLES
-from ingest.errors import DwhError
 from ingest.landing import transaction
 
 # per kind: the raw tables holding its rows, each with the condition on the name

@@ -4,9 +4,9 @@ from pathlib import Path
 
 import duckdb
 
-from dwh.freshness import marts_build, say_if_older_than_last_load
-from ingest.database import connect_read_only
-from ingest.errors import DwhError
+from common.database import connect_read_only
+from common.errors import DwhError
+from dwh.building.freshness import marts_build, say_if_older_than_last_load
 
 MARTS = ["dialogues", "turns", "raters", "ratings"]
 

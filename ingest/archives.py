@@ -6,7 +6,7 @@ import zlib
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
-from ingest.errors import DwhError
+from common.errors import DwhError
 
 
 def unsafe_member_reason(name: str) -> str | None:

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import duckdb
 
-from ingest.database import ingest_query, sql_string
-from ingest.errors import DwhError
+from common.database import sql_string
+from common.errors import DwhError
+from ingest.queries import ingest_query
 
 MAX_HEADER_BYTES = 1 << 20
 REJECT_ERRORS = "csv_reject_errors"

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from ingest.errors import DwhError
+from common.errors import DwhError
 
 READ_BYTES = 4 << 20
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import duckdb
 
-from ingest.errors import DwhError
+from common.errors import DwhError
 from ingest.file_facts import refuse_unreadable_file
 from ingest.judges import FILES_HINT, JUDGES_FILE
 from ingest.long_form import FORMATS, LongFormFile

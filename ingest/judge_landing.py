@@ -2,7 +2,7 @@
 
 A unit is known when the warehouse's built marts have it: the dialogue in `marts.dialogues`, the
 (source, question) in seeds/judgement_questions.csv or a dataset's questions (raw.dataset_questions),
-and for a source whose units are keyed by a movie (`units_keyed_by_movie` of ingest/sources.py and
+and for a source whose units are keyed by a movie (`units_keyed_by_movie` of common/sources.py and
 seeds/warehouse_sources.csv: ReDial) the (dialogue, movie, question) among `marts.ratings`' form
 answers, and the unit (dialogue, question) must have human ratings in `marts.ratings`; the value
 must lie on the question's scale (seeds/judgement_labels.csv; a dataset's labels, or its min and max).
@@ -21,15 +21,16 @@ from pathlib import Path
 
 import duckdb
 
-from ingest.database import ingest_query, sql_string
-from ingest.errors import DwhError
+from common.database import sql_string
+from common.errors import DwhError
+from common.paths import PROJECT_ROOT
+from common.registry import has_raw_table
+from common.sources import ingest_options
 from ingest.judges import SOURCE, read_judges_files
 from ingest.landing import FileReport, LoadContext
 from ingest.long_form import LongFormFile
 from ingest.long_form.second_values import reject_second_values
-from ingest.registry import has_raw_table
-from ingest.settings import PROJECT_ROOT
-from ingest.sources import ingest_options
+from ingest.queries import ingest_query
 
 SEEDS = PROJECT_ROOT / "seeds"
 UNKNOWN_DIALOGUE = "not in marts.dialogues (the warehouse's last build)"

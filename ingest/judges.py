@@ -8,9 +8,9 @@ files grow.
 
 import duckdb
 
+from common.sources import movie_keyed_titles
 from ingest.long_form import FileKind, LongFormFile
 from ingest.long_form.reading import create_input_table, read_rows
-from ingest.sources import movie_keyed_titles
 
 SOURCE = "judge"  # the name of judges' loads in raw.ingest_loads and raw.ingest_rejects
 FILES_HINT = "a judges file is CSV with a header (.csv), JSONL (.jsonl) or Parquet (.parquet)"

@@ -8,8 +8,8 @@ from typing import TypeVar
 
 import duckdb
 
-from ingest.database import warehouse_cursor
-from ingest.errors import DwhError
+from common.database import warehouse_cursor
+from common.errors import DwhError
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")

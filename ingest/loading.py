@@ -9,8 +9,9 @@ from pathlib import Path
 import duckdb
 from tqdm import tqdm
 
-from ingest import __version__
-from ingest.database import connect, out_of_memory
+from common import __version__
+from common.database import connect, out_of_memory
+from common.sources import SOURCES, lander_for
 from ingest.datasets import SOURCE as DATASET_SOURCE
 from ingest.datasets.folder import DatasetFolder, recognise_datasets
 from ingest.datasets.landing import DatasetOutcome, land_dataset
@@ -20,7 +21,6 @@ from ingest.judges import SOURCE as JUDGES_SOURCE
 from ingest.landing import FileReport, LoadContext, in_parallel
 from ingest.long_form import LongFormFile
 from ingest.raw_schema import ensure_raw_schema
-from ingest.sources import SOURCES, lander_for
 
 
 @dataclass(frozen=True)

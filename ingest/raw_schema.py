@@ -7,10 +7,10 @@ from pathlib import Path
 
 import duckdb
 
-from ingest.database import connect_read_only
-from ingest.errors import DwhError
-from ingest.settings import warehouse_setting
-from ingest.sources import SOURCES, ingest_options
+from common.database import connect_read_only
+from common.errors import DwhError
+from common.paths import warehouse_setting
+from common.sources import SOURCES, ingest_options
 
 
 def raw_schema_statements() -> list[str]:

@@ -12,10 +12,10 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from dwh.sample.dices import write_dices_sample
-from dwh.sample.duo import write_duo_sample
-from dwh.sample.redial import CONVERSATION_391, generate_conversations
-from ingest.dices_columns import COLUMNS_350
+from ingest.releases.dices_columns import COLUMNS_350
+from sample_data.dices import write_dices_sample
+from sample_data.duo import write_duo_sample
+from sample_data.redial import CONVERSATION_391, generate_conversations
 from tests.helpers import PROJECT_ROOT
 
 

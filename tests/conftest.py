@@ -19,9 +19,9 @@ from typing import TypeVar
 import pytest
 from hypothesis import Phase, settings
 
-from dwh.sample.dices import write_dices_sample
-from dwh.sample.duo import write_duo_sample
-from dwh.sample.redial import generate_conversations, write_redial_sample
+from sample_data.dices import write_dices_sample
+from sample_data.duo import write_duo_sample
+from sample_data.redial import generate_conversations, write_redial_sample
 from tests.bad_input import duo_release, ingest_args, redial_folder
 from tests.helpers import (
     REAL_DUO,

@@ -99,7 +99,7 @@ def parse_project(folder: Path, project: Path = PROJECT_ROOT) -> Path:
     """`dbt parse` of `project` as `dwh build` runs dbt, for a warehouse of any name (dbt hashes the
     profile, whose path the build gives as one name, `DBT_FILE_NAME`, relative to the folder dbt runs
     in); the path of the parse it leaves."""
-    from dwh.publish import DBT_FILE_NAME
+    from dwh.building.publish import DBT_FILE_NAME
 
     target = folder / "target"
     env = {**os.environ, "DWH_DB_PATH": DBT_FILE_NAME, "DBT_TARGET_PATH": str(target)}
@@ -115,7 +115,7 @@ def parse_project(folder: Path, project: Path = PROJECT_ROOT) -> Path:
 def warned_or_failed_tests(target_path: Path | None = None) -> dict[str, str]:
     """The data and unit tests of the last `dwh build` that warned, failed or errored, by name, with
     their status: read from dbt's `run_results.json` as `dwh build` reads it, not from the console."""
-    from dwh.build import unsuccessful_tests
+    from dwh.building.build import unsuccessful_tests
 
     target_path = target_path or default_target()
     outcomes = unsuccessful_tests(target_path / "run_results.json", target_path / "manifest.json")
@@ -126,7 +126,7 @@ def failing_rows(db_path: Path, test_name: str, target_path: Path | None = None)
     """The rows a data test of the last `dwh build` found, as dicts: the test's compiled query (read
     from `run_results.json` as `dwh build` reads it) re-run on the build it checked, which `dwh build` keeps
     beside the warehouse as `<name>.failed` when the build fails."""
-    from dwh.build import unsuccessful_tests
+    from dwh.building.build import unsuccessful_tests
 
     target_path = target_path or default_target()
     outcomes = unsuccessful_tests(target_path / "run_results.json", target_path / "manifest.json")

@@ -12,7 +12,8 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
-from agreement_core.group_figures import QuestionValues, as_result, question_rows, questions_of
+from agreement_core.group_figures import QuestionValues, as_result, question_rows
+from agreement_core.questions import questions_of
 from agreement_core.settings import MonteCarloSettings
 
 MONTE_CARLO_COLUMNS = [

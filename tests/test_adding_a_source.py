@@ -93,11 +93,12 @@ def test_an_excerpt_is_found_only_as_the_file_has_it() -> None:
 
 def test_the_guide_and_the_example_files_name_each_other() -> None:
     """The page links every file of the example and no other; each new file under the path it takes
-    in the project (`[`ingest/toy.py`](examples/toy_source/ingest/toy.py)`), each edited file by name."""
+    in the project (`[`ingest/releases/toy.py`](examples/toy_source/ingest/releases/toy.py)`), each
+    edited file by name."""
     text = GUIDE.read_text(encoding="utf-8")
     links = {(m[1], m[2]) for m in EXAMPLE_LINK.finditer(text)}
     assert {path for _, path in links} == example_files()
-    assert {"release/toy.jsonl", "release/toy_reviews.csv", "edits.yml", "ingest/toy.py"} <= example_files()
+    assert {"release/toy.jsonl", "release/toy_reviews.csv", "edits.yml", "ingest/releases/toy.py"} <= example_files()
     unnamed = [path for path in toy_example_new_files() if (f"`{path}`", path) not in links]
     assert not unnamed, f"the page links these example files under another name than their project path: {unnamed}"
     assert all(f"`{edit['file']}`" in text for edit in toy_example_edits())
@@ -111,7 +112,7 @@ def test_every_line_the_guide_shows_of_an_example_file_is_in_it() -> None:
     assert not not_in_file, "the page shows lines its example files do not have:\n" + "\n".join(not_in_file)
     shown_edits = [code.splitlines() for file, code in shown if file == "edits.yml"]
     assert [edit["lines"] for edit in toy_example_edits()] == shown_edits
-    assert {file for file, _ in shown} >= {"release/toy.jsonl", "release/toy_reviews.csv", "ingest/toy.py"}
+    assert {file for file, _ in shown} >= {"release/toy.jsonl", "release/toy_reviews.csv", "ingest/releases/toy.py"}
 
 
 def apply_example(project: Path) -> None:

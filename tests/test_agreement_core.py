@@ -16,8 +16,8 @@ from krippendorff import alpha as package_alpha
 from agreement_core import maths, resampling
 from agreement_core.parallel import ordered_map
 from agreement_core.settings import MonteCarloSettings, SettingsError
-from dwh.build_vars import refuse_unusable_agreement_vars
-from ingest.errors import DwhError
+from common.errors import DwhError
+from dwh.building.build_vars import refuse_unusable_agreement_vars
 
 DEFAULTS = {
     "agreement_seed": 20240601,
@@ -128,7 +128,7 @@ def test_folded_interval_counts_give_the_figures_of_every_label() -> None:
 
 @pytest.mark.parametrize("level", ["nominal", "ordinal", "interval", "ratio"])
 def test_a_batch_of_draws_gives_each_draws_figures_as_computed_alone(level: str) -> None:
-    """The draws' weighted sums over units (one matrix product for a batch, `maths._draws_sum`) give
+    """The draws' weighted sums over units (one matrix product for a batch, `maths.draws_sum`) give
     every draw the α and xRR of its own weights summed unit by unit, groups and references across:
     the sums of counts exactly, the figures to float rounding."""
     rng = np.random.default_rng(21)
@@ -301,7 +301,7 @@ def test_a_sequential_test_stops_each_figure_where_counting_one_by_one_stops_it(
 def test_the_build_fingerprint_reads_the_package_source_not_its_bytecode(tmp_path) -> None:
     """dbt's Python models import agreement_core, which writes __pycache__: that is no change to the
     project, or every build after the first would be a full one."""
-    from dwh.build_plan import project_fingerprint
+    from dwh.building.build_plan import project_fingerprint
 
     package = tmp_path / "agreement_core"
     package.mkdir()

@@ -7,9 +7,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from agreement_core import judge_comparison, judges, memo
-from agreement_core.group_figures import Memberships, Question, QuestionValues, as_result, inputs_of, question_rows
-from agreement_core.judge_references import JudgedQuestion
+from agreement_core import memo
+from agreement_core.group_figures import Memberships, QuestionValues, as_result, inputs_of, question_rows
+from agreement_core.judge_figures import judge_comparison, judges
+from agreement_core.judge_figures.judge_references import JudgedQuestion
+from agreement_core.questions import Question
 from agreement_core.settings import MonteCarloSettings
 
 SETTINGS = MonteCarloSettings(True, 11, 60, 60, ("*",))

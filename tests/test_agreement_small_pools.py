@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from agreement_core import maths, resampling
-from agreement_core.group_figures import Question
+from agreement_core.questions import Question
 from tests.dataset_folders import write_dataset
 from tests.helpers import query, run_dwh
 

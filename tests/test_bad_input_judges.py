@@ -16,11 +16,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from agreement_core import judges
-from agreement_core.judge_references import judge_question
+from agreement_core.judge_figures import judges
+from agreement_core.judge_figures.judge_references import judge_question
 from agreement_core.settings import MonteCarloSettings
-from dwh.report_judges import judge_colours
-from dwh.sample.judges import JUDGES, write_judges_sample
+from dwh.reporting.report_judges import judge_colours
+from sample_data.judges import JUDGES, write_judges_sample
 from tests.bad_input import checksum, the_one_error, write_text
 from tests.dataset_folders import write_dataset
 from tests.helpers import dbt_folders, failing_rows, query, run_dwh

@@ -20,7 +20,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from ingest.dices_columns import COLUMNS_350
+from ingest.releases.dices_columns import COLUMNS_350
 from tests.bad_input import (
     _a_rater_repeated_with_another_answer,
     _listing,
@@ -608,15 +608,15 @@ def test_a_report_on_a_full_disk_names_its_path(small_built: Path, tmp_path: Pat
 
 
 ANOTHER_EXPORT_GETS_THERE_FIRST = """
-import dwh.export
-_export_table = dwh.export.export_table
+import dwh.transfer.export
+_export_table = dwh.transfer.export.export_table
 def _meanwhile(con, root, relation):
     out = root.parent / root.name.split(".")[1]  # the staging folder is .<out>.<random>.partial
     if not out.exists() or not any(out.iterdir()):
         out.mkdir(exist_ok=True)
         (out / "manifest.json").write_text("the other export's", encoding="utf-8")
     return _export_table(con, root, relation)
-dwh.export.export_table = _meanwhile
+dwh.transfer.export.export_table = _meanwhile
 """
 
 

@@ -1,6 +1,6 @@
 """A build given its own selection after a rating changed (issue 63, case 3): `dwh build --exclude
 int_agreement__group_figures` publishes `agreement` from figures computed before the change. The
-build names, one line per mart, every mart it leaves older than its inputs (dwh/staleness.py); the
+build names, one line per mart, every mart it leaves older than its inputs (dwh/building/staleness.py); the
 inputs stay changed for the next build, and a build without a selection brings every mart up to
 date (equal to a from-scratch build)."""
 

@@ -21,10 +21,10 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from dwh.sample.dices import write_dices_sample
-from dwh.sample.duo import write_duo_sample
-from dwh.sample.redial import CONVERSATION_391
-from ingest.dices_columns import COLUMNS_350
+from ingest.releases.dices_columns import COLUMNS_350
+from sample_data.dices import write_dices_sample
+from sample_data.duo import write_duo_sample
+from sample_data.redial import CONVERSATION_391
 from tests.bad_input import (
     _a_rater_repeated_with_another_answer,
     _with_key_separator,
@@ -366,8 +366,8 @@ def test_a_file_deleted_between_listing_and_reading_is_a_reject(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from dwh.load import run_ingest
-    from ingest import duo
     from ingest.loading import SourceRequest
+    from ingest.releases import duo
 
     write_duo_sample(tmp_path / "release", seed=11)
     tree = tmp_path / "release" / "duo"
@@ -677,7 +677,7 @@ def test_a_corrupt_duo_zip_member_is_named(
 
 
 def test_a_corrupt_redial_zip_member_is_named_alike(tmp_path: Path) -> None:
-    from dwh.sample.redial import write_redial_sample
+    from sample_data.redial import write_redial_sample
 
     archive = write_redial_sample(tmp_path, n_train=40, n_test=10)
     _damage_member(archive, "train_data.jsonl", _corrupt_data)

@@ -172,9 +172,9 @@ def test_a_client_holding_the_warehouse_read_only_does_not_stop_an_ingest(real_d
 def test_the_default_warehouse_path_as_a_symlink_stays_a_link(
     small_releases: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from common.paths import warehouse_path
     from dwh.load import run_ingest
     from ingest.loading import SourceRequest
-    from ingest.settings import warehouse_path
 
     bigger_disk = tmp_path / "bigger-disk" / "warehouse.duckdb"
     bigger_disk.parent.mkdir()
@@ -184,7 +184,7 @@ def test_the_default_warehouse_path_as_a_symlink_stays_a_link(
     default_path = project / "data" / "warehouse.duckdb"
     default_path.parent.mkdir(parents=True)
     default_path.symlink_to(bigger_disk)
-    monkeypatch.setattr("ingest.settings.PROJECT_ROOT", project)
+    monkeypatch.setattr("common.paths.PROJECT_ROOT", project)
     monkeypatch.delenv("DWH_DB_PATH", raising=False)
 
     db_path = warehouse_path()  # as `dwh ingest` finds it, without DWH_DB_PATH
@@ -214,12 +214,12 @@ def test_a_fifo_as_the_warehouse_is_refused_not_waited_on(command: list[str], tm
 
 
 def test_a_bad_default_warehouse_path_is_named_as_the_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from ingest.errors import DwhError
-    from ingest.settings import warehouse_path
+    from common.errors import DwhError
+    from common.paths import warehouse_path
 
     project = tmp_path / "project"
     (project / "data" / "warehouse.duckdb").mkdir(parents=True)
-    monkeypatch.setattr("ingest.settings.PROJECT_ROOT", project)
+    monkeypatch.setattr("common.paths.PROJECT_ROOT", project)
     monkeypatch.delenv("DWH_DB_PATH", raising=False)
     with pytest.raises(DwhError) as refused:
         warehouse_path()

@@ -19,7 +19,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from dwh.publish import dbt_view_path, staging_path
+from dwh.building.publish import dbt_view_path, staging_path
 from tests.bad_input import MOUNT, checksum, copy_of, folder_error, refused, run_dwh_with
 from tests.helpers import PROJECT_ROOT, dbt_folders, sample_ingest_args
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from dwh.publish import dbt_view, publish
-from ingest.errors import DwhError
+from common.errors import DwhError
+from dwh.building.publish import dbt_view, publish
 from tests.helpers import PROJECT_ROOT, BuiltWarehouse, run_dwh
 
 pytestmark = pytest.mark.slow  # dbt builds

@@ -22,7 +22,7 @@ import duckdb
 import pandas as pd
 import pytest
 
-from dwh.sample.judges import write_judges_sample
+from sample_data.judges import write_judges_sample
 from tests.helpers import BuiltWarehouse, copy_of_project, dbt_folders, query, run_dwh
 
 # each memoized model, with the columns naming a slot: the rows computed together

@@ -209,7 +209,7 @@ def test_views_work_in_a_renamed_copy_and_under_any_attach_alias(duo_warehouse: 
 
 
 # dbt opens the file by one name and attaches it under the fixed name `warehouse`, whatever it is
-# called (`dwh.publish.dbt_view`, profiles.yml): its models build alike under any name, so one name
+# called (`dwh.building.publish.dbt_view`, profiles.yml): its models build alike under any name, so one name
 # builds every model and the others what `dwh summary` reads (`ratings` among it a view over
 # staging views and intermediate tables). What a name can break is dwh's own side (ingest, the
 # staged copy, publishing, summary) and reading the file under its own catalog name.

@@ -9,7 +9,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from dwh.sample.redial import write_redial_sample
+from sample_data.redial import write_redial_sample
 from tests.helpers import BuiltWarehouse, dbt_folders, run_dwh
 
 pytestmark = pytest.mark.slow  # dbt builds

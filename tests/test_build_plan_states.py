@@ -1,11 +1,11 @@
-"""What `dwh build` counts as a changed source (`dwh.build_plan.source_states`): its raw rows, not
+"""What `dwh build` counts as a changed source (`dwh.building.build_plan.source_states`): its raw rows, not
 the load that landed them. A reload of the same data changes only the load bookkeeping; another
 value, a row fewer or more is a change. On a scratch DuckDB with raw tables as the landers write them."""
 
 import duckdb
 import pytest
 
-from dwh.build_plan import BOOKKEEPING_SOURCE, BuildPlan, source_states
+from dwh.building.build_plan import BOOKKEEPING_SOURCE, BuildPlan, source_states
 
 
 @pytest.fixture

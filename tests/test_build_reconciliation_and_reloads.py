@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from dwh.sample.dices import write_dices_sample
-from dwh.sample.duo import write_duo_sample
-from dwh.sample.redial import write_redial_sample
+from sample_data.dices import write_dices_sample
+from sample_data.duo import write_duo_sample
+from sample_data.redial import write_redial_sample
 from tests.helpers import query, run_dwh
 
 pytestmark = pytest.mark.slow  # dbt builds

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from dwh.build_progress import BuildProgress
+from dwh.building.build_progress import BuildProgress
 from dwh.cli import say_progress
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from dwh.fetch import DUO_COMMIT, OFFICIAL_RELEASES, Release, fetch_releases, mirrored_url
-from ingest.errors import DwhError
+from common.errors import DwhError
+from dwh.transfer.fetch import DUO_COMMIT, OFFICIAL_RELEASES, Release, fetch_releases, mirrored_url
 from tests.helpers import run_dwh
 
 

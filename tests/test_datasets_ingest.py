@@ -7,9 +7,9 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from dwh.build_plan import source_states
+from common.database import connect_read_only
+from dwh.building.build_plan import source_states
 from dwh.load import run_ingest
-from ingest.database import connect_read_only
 from tests.dataset_folders import GOOD_JUDGEMENTS, UNITS, write_dataset
 from tests.helpers import query, run_dwh
 

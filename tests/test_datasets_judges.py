@@ -1,4 +1,4 @@
-"""A loaded dataset is a source everywhere a source is named (ingest/registry.py, docs/DATASETS.md):
+"""A loaded dataset is a source everywhere a source is named (common/registry.py, docs/DATASETS.md):
 `dwh tasks --source <name>` writes its units, a judge of its units loads through `dwh ingest
 --judges`, checked like any other, and `judge_agreement` compares it with the dataset's raters, its
 experts and its rater groups; `dwh export` writes its rows and `load_reconciliation` holds its
@@ -12,8 +12,8 @@ import duckdb
 import pyarrow.parquet as pq
 import pytest
 
-from dwh.sample.datasets import write_datasets_sample
-from ingest.registry import built_in_names, known_sources
+from common.registry import built_in_names, known_sources
+from sample_data.datasets import write_datasets_sample
 from tests.helpers import dbt_folders, query, run_dwh
 
 pytestmark = pytest.mark.slow

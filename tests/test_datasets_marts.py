@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from krippendorff import alpha as package_alpha
 
-from dwh.sample.datasets import write_datasets_sample
 from ingest.recipes import run_recipe
+from sample_data.datasets import write_datasets_sample
 from tests.helpers import BuiltWarehouse, dbt_folders, ingest_and_build, query, run_dwh
 
 SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"

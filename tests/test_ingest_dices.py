@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from dwh.sample.dices import write_dices_sample
-from ingest.database import connect
-from ingest.dices import land_dices
-from ingest.dices_columns import COLUMNS_350, COLUMNS_990, QUESTIONS_350, QUESTIONS_990
-from ingest.errors import DwhError
+from common.database import connect
+from common.errors import DwhError
 from ingest.landing import LoadContext
 from ingest.raw_schema import ensure_raw_schema
+from ingest.releases.dices import land_dices
+from ingest.releases.dices_columns import COLUMNS_350, COLUMNS_990, QUESTIONS_350, QUESTIONS_990
+from sample_data.dices import write_dices_sample
 
-# The released headers, copied from docs/RELEASES.md independently of ingest/dices_columns.py.
+# The released headers, copied from docs/RELEASES.md independently of ingest/releases/dices_columns.py.
 HEADER_350 = (
     "id,rater_id,rater_gender,rater_race,rater_raw_race,rater_age,rater_education,phase,item_id,answer_time_ms,"
     "answer_timestamp,context,response,degree_of_harm,harm_type,safety_gold,safety_gold_reason,"

@@ -1,5 +1,5 @@
 """The DICES question columns are listed once, in `seeds/dices_questions.csv`: landing makes the raw
-tables and the expected headers from it (ingest/dices_columns.py), staging and the wide mart select
+tables and the expected headers from it (ingest/releases/dices_columns.py), staging and the wide mart select
 the columns by pattern. The one copy left is the wide mart's contract, which dbt cannot take from a
 seed; these tests hold it and the dbt source's record columns to the one list."""
 
@@ -8,8 +8,8 @@ from pathlib import Path
 import duckdb
 import yaml
 
-from ingest.dices_columns import COLUMNS, CONFIGS, QUESTIONS, RAW_TABLES, RECORD_COLUMNS
 from ingest.raw_schema import ensure_raw_schema
+from ingest.releases.dices_columns import COLUMNS, CONFIGS, QUESTIONS, RAW_TABLES, RECORD_COLUMNS
 from tests.helpers import PROJECT_ROOT
 
 LANDING_COLUMNS = ["load_id", "file_path", "row_number"]

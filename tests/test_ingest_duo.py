@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from common.errors import DwhError
 from dwh.load import run_ingest
-from dwh.sample.duo import write_duo_sample
-from ingest.errors import DwhError
 from ingest.loading import SourceRequest
+from sample_data.duo import write_duo_sample
 from tests.helpers import query
 
 

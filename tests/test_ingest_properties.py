@@ -14,13 +14,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dwh.sample.redial import CONVERSATION_391
-from ingest.database import connect
-from ingest.duo import land_duo
-from ingest.errors import DwhError
+from common.database import connect
+from common.errors import DwhError
 from ingest.landing import LoadContext
 from ingest.raw_schema import ensure_raw_schema
-from ingest.redial import JsonlReading, land_redial
+from ingest.releases.duo import land_duo
+from ingest.releases.redial import JsonlReading, land_redial
+from sample_data.redial import CONVERSATION_391
 
 pytestmark = pytest.mark.slow  # Hypothesis runs hundreds of landings
 
@@ -149,7 +149,7 @@ def test_whole_file_reader_lands_exactly_what_the_chunked_path_lands(
 
 def small_dices_350(root: Path) -> tuple[bytes, list[bytes]]:
     """Header and records (as raw bytes, multi-line contexts included) of a small 350 sample."""
-    from dwh.sample.dices import write_dices_sample
+    from sample_data.dices import write_dices_sample
 
     path = write_dices_sample(root, seed=4, items_350=1, items_990=1)[0]
     import csv
@@ -170,7 +170,7 @@ def small_dices_350(root: Path) -> tuple[bytes, list[bytes]]:
 def test_every_dices_record_is_landed_or_in_a_reject(
     tmp_path_factory: pytest.TempPathFactory, data: st.DataObject
 ) -> None:
-    from ingest.dices import land_dices
+    from ingest.releases.dices import land_dices
 
     root = tmp_path_factory.mktemp("dices")
     header, records = small_dices_350(root / "sample")

@@ -8,14 +8,14 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from common.database import connect
+from common.errors import DwhError
 from dwh.load import run_ingest
-from dwh.sample.redial import write_redial_sample
-from ingest.database import connect
-from ingest.errors import DwhError
 from ingest.landing import FileReport, LoadContext
 from ingest.loading import SourceRequest
 from ingest.raw_schema import ensure_raw_schema
-from ingest.redial import JsonlReading, land_redial
+from ingest.releases.redial import JsonlReading, land_redial
+from sample_data.redial import write_redial_sample
 
 # Conversation 391 exactly as the dataset card prints it (Data Instances).
 CARD_391_TEXT = """
@@ -653,7 +653,7 @@ def test_a_line_longer_than_the_limit_is_rejected_as_too_long_and_never_held_who
 
 def test_chunks_carry_at_most_the_limit_of_a_long_line(tmp_path: Path) -> None:
     """What the chunk reader hands on never exceeds a chunk plus the line limit, however long a line is."""
-    from ingest.redial import OverlongLine, newline_aligned_chunks
+    from ingest.releases.redial import OverlongLine, newline_aligned_chunks
 
     path = tmp_path / "lines.jsonl"
     path.write_bytes(b"short\n" + b"x" * 5000 + b"\nshort again\n" + b"y" * 120)

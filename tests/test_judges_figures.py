@@ -1,5 +1,5 @@
-"""`judge_agreement` and `judge_comparison`'s figures (`agreement_core.judges`,
-`agreement_core.judge_comparison`) against independent code: xRR by its published definition
+"""`judge_agreement` and `judge_comparison`'s figures (`agreement_core.judge_figures.judges`,
+`agreement_core.judge_figures.judge_comparison`) against independent code: xRR by its published definition
 (`tests/agreement_reference.py`), scipy's `spearmanr` and `kendalltau`, plurality and member
 agreement and the human ceiling counted value by value, on judgements hypothesis generates; and the
 Monte Carlo columns by what they promise (the same seed gives the same figures, p-values uniform
@@ -18,9 +18,10 @@ import scipy.stats
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agreement_core import judge_comparison, judges, maths, resampling
-from agreement_core.group_figures import Question
-from agreement_core.judge_references import JudgeQuestion, judge_question
+from agreement_core import maths, resampling
+from agreement_core.judge_figures import judge_comparison, judges
+from agreement_core.judge_figures.judge_references import JudgeQuestion, judge_question
+from agreement_core.questions import Question
 from agreement_core.settings import MonteCarloSettings
 from tests import agreement_reference as reference
 from tests.test_agreement_uncertainty import assert_calibrated, assert_keeps_decisions

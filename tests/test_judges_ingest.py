@@ -12,7 +12,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from dwh.sample.judges import JUDGES, write_judges_sample
+from sample_data.judges import JUDGES, write_judges_sample
 from tests.helpers import BuiltWarehouse, query, run_dwh
 
 FIELDS = ["judge", "dialogue_key", "question", "movie_id", "value"]

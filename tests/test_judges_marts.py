@@ -13,9 +13,9 @@ import duckdb
 import pytest
 import scipy.stats
 
-from dwh.sample.dices import write_dices_sample
-from dwh.sample.judges import write_judges_sample
-from dwh.sample.redial import write_redial_sample
+from sample_data.dices import write_dices_sample
+from sample_data.judges import write_judges_sample
+from sample_data.redial import write_redial_sample
 from tests import agreement_reference as reference
 from tests.helpers import PROJECT_ROOT, BuiltWarehouse, run_dwh
 

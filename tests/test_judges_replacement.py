@@ -1,4 +1,4 @@
-"""The replacement test (`agreement_core.replacement`, the marts `judge_replacement` and
+"""The replacement test (`agreement_core.judge_figures.replacement`, the marts `judge_replacement` and
 `judge_replacement_raters`) against an independent implementation of the alternative annotator test
 written here from the paper's definition (Calderon, Reichart & Dror, ACL 2025) with plain loops,
 scipy's `ttest_1samp` and scipy's Benjamini–Yekutieli (`false_discovery_control`), on judges and
@@ -17,9 +17,9 @@ import scipy.stats
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agreement_core import replacement
-from agreement_core.group_figures import Question
-from agreement_core.judge_references import JudgedQuestion
+from agreement_core.judge_figures import replacement
+from agreement_core.judge_figures.judge_references import JudgedQuestion
+from agreement_core.questions import Question
 from agreement_core.settings import SettingsError, alt_test_epsilon, alt_test_min_units, dataset_alt_test_epsilon
 
 TOLERANCE = 1e-9
@@ -363,7 +363,7 @@ def test_the_report_and_summary_show_a_judge_that_replaces_the_raters_but_not_a_
     but not its women, and judge_b replaces nobody."""
     import duckdb
 
-    from dwh.report_replacement import groups_not_replaced, replacement_figures
+    from dwh.reporting.report_replacement import groups_not_replaced, replacement_figures
     from dwh.summary import replacement_lines
 
     con = duckdb.connect()

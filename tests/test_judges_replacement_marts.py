@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from dwh.sample.datasets import write_datasets_sample
+from sample_data.datasets import write_datasets_sample
 from tests.helpers import dbt_folders, query, run_dwh
 from tests.test_judges_replacement import paper_alt_test, same
 

@@ -1,6 +1,6 @@
 """The long-form reader exists once (ingest/long_form/): `dwh ingest --judges` and `dwh ingest
---dataset` recognise and read their files through it and read no file themselves, and ingest/ has
-one identifier(), one one_line() and one second_values.sql. Reads the source only; what the reader
+--dataset` recognise and read their files through it and read no file themselves, and common/ and
+ingest/ have one identifier(), one one_line() and one second_values.sql. Reads the source only; what the reader
 answers either side is tested in tests/test_bad_input_judges.py and tests/test_bad_input_datasets.py."""
 
 import ast
@@ -46,19 +46,21 @@ def test_neither_side_reads_a_long_form_file_itself(path: Path) -> None:
 
 
 def test_ingest_has_one_identifier_one_one_line_and_one_second_values_sql() -> None:
+    """identifier() and one_line() are common/'s (what every layer uses), with no copy in ingest/."""
+    files = sorted(path for folder in (PROJECT_ROOT / "common", INGEST) for path in folder.rglob("*.py"))
     defined: dict[str, list[str]] = {}
-    for path in sorted(INGEST.rglob("*.py")):
+    for path in files:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.FunctionDef) and node.name.lstrip("_") in ("identifier", "one_line"):
-                defined.setdefault(node.name.lstrip("_"), []).append(path.relative_to(INGEST).as_posix())
-    assert defined == {"identifier": ["database.py"], "one_line": ["errors.py"]}
+                defined.setdefault(node.name.lstrip("_"), []).append(path.relative_to(PROJECT_ROOT).as_posix())
+    assert defined == {"identifier": ["common/database.py"], "one_line": ["common/errors.py"]}
     copies = [
-        path.relative_to(INGEST).as_posix()
-        for path in sorted(INGEST.rglob("*.py"))
+        path.relative_to(PROJECT_ROOT).as_posix()
+        for path in files
         if "replace('\"', '\"\"')" in path.read_text(encoding="utf-8")
         or '" ".join(str(exc).split())' in path.read_text(encoding="utf-8")
     ]
-    assert copies == ["database.py", "errors.py"]  # no inline copy of either under another name
+    assert copies == ["common/database.py", "common/errors.py"]  # no inline copy of either under another name
     assert [path.relative_to(INGEST).as_posix() for path in INGEST.rglob("second_values.sql")] == [
         "sql/long_form/second_values.sql"
     ]

@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from dwh.sample.dices import write_dices_sample
-from ingest.dices_columns import (
+from ingest.releases.dices_columns import (
     CATEGORY_OVERALL_350,
     CATEGORY_OVERALL_990,
     HARM_TYPES,
@@ -21,6 +20,7 @@ from ingest.dices_columns import (
     Q1_COLUMN,
     QUESTIONS,
 )
+from sample_data.dices import write_dices_sample
 from tests.helpers import BuiltWarehouse, failing_rows, query, run_dwh, selecting
 
 pytestmark = pytest.mark.slow  # dbt builds
@@ -147,7 +147,7 @@ def test_dialogues_carry_parsed_expert_annotations(sample_warehouse: tuple[Path,
         from marts.dialogues where source = 'dices' group by 1 order by 1""",
     )
     assert counts == [("350", 350, 1, "en", "adversarial_safety"), ("990", 990, 1, "en", "adversarial_safety")]
-    # the sample's first items carry every quirk (dwh/sample/dices.py FORCED_ITEMS)
+    # the sample's first items carry every quirk (sample_data/dices.py FORCED_ITEMS)
     first = query(
         db_path,
         """

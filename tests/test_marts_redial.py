@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from dwh.sample.redial import CONVERSATION_391
+from sample_data.redial import CONVERSATION_391
 from tests.helpers import BuiltWarehouse, failing_rows, query, run_dwh, selecting, warned_or_failed_tests
 
 pytestmark = pytest.mark.slow  # dbt builds

@@ -15,7 +15,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from dwh.sample import dices as dices_sample
+from sample_data import dices as dices_sample
 from tests.helpers import SAMPLE_BUILD_MEMORY_LIMIT, BuiltWarehouse, query
 
 # DuckDB's bounds and threads for the single operators below, measured at scale 1 with 2 threads: the

@@ -13,7 +13,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from dwh import export as export_module
+from dwh.transfer import export as export_module
 from tests.browser import visit
 from tests.helpers import PROJECT_ROOT, BuiltWarehouse, run_dwh
 

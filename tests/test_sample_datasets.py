@@ -6,7 +6,7 @@ import csv
 import json
 from pathlib import Path
 
-from dwh.sample.datasets import datasets_files, write_datasets_sample
+from sample_data.datasets import datasets_files, write_datasets_sample
 from tests.helpers import query, run_dwh
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from dwh.sample.dices import write_dices_sample
-from ingest.dices_columns import (
+from common.errors import DwhError
+from ingest.releases.dices_columns import (
     AGES,
     ANSWERS,
     CATEGORY_OVERALL_350,
@@ -24,7 +24,7 @@ from ingest.dices_columns import (
     Q1_ANSWERS,
     RACES,
 )
-from ingest.errors import DwhError
+from sample_data.dices import write_dices_sample
 
 # test_ingest_dices.py checks these constants against the literal released headers.
 HEADER_350, HEADER_990 = HEADER_LINES["350"].rstrip("\n"), HEADER_LINES["990"].rstrip("\n")

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from dwh.sample.duo import write_duo_sample
-from ingest.settings import PROJECT_ROOT
+from common.paths import PROJECT_ROOT
+from sample_data.duo import write_duo_sample
 
 
 def load_folder(root: Path, setting: str, language: str) -> list[tuple[Path, dict]]:

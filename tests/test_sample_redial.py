@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from dwh.sample.redial import generate_conversations, write_redial_sample
+from sample_data.redial import generate_conversations, write_redial_sample
 from tests.test_ingest_redial import CARD_391_TEXT
 
 MENTION = re.compile(r"@(\d+)")

@@ -1,4 +1,4 @@
-"""The built-in sources are described once, in ingest/sources.py's registry, and the shared code reads
+"""The built-in sources are described once, in common/sources.py's registry, and the shared code reads
 their properties rather than their names: seeds/warehouse_sources.csv, which dbt and the judges' SQL
 read, holds the registry's rows (a new entry without its row, or a title, license or property
 changed on one side only, fails here), and a built-in source's name is written as a literal only in
@@ -8,9 +8,9 @@ import csv
 import re
 from pathlib import Path
 
+from common.sources import SOURCES, ingest_options, movie_keyed_titles
 from ingest.datasets.manifest import RESERVED_NAMES
-from ingest.dices_columns import CONFIGS
-from ingest.sources import SOURCES, ingest_options, movie_keyed_titles
+from ingest.releases.dices_columns import CONFIGS
 from tests.helpers import PROJECT_ROOT
 
 SEED = PROJECT_ROOT / "seeds" / "warehouse_sources.csv"
@@ -20,10 +20,10 @@ NAMES = [source.name for source in SOURCES]
 NAME_LITERAL = re.compile("|".join(rf"'{name}'|\"{name}\"" for name in NAMES))
 # shared modules that name a built-in source, and why that is not a fact for the registry
 NAMED_ELSEWHERE = {
-    "dwh/report.py": "the report's DUO, ReDial and DICES sections: figures of each release's own structure",
-    "dwh/report_uncertainty.py": "the ReDial section's chart of α (seeker against recommender) per split",
-    "dwh/report_judges.py": "the judges' DICES table: the rater groups each judge sides with",
-    "dwh/fetch.py": "the published release files to download, each with its size and checksum",
+    "dwh/reporting/report.py": "the report's DUO, ReDial and DICES sections: figures of each release's own structure",
+    "dwh/reporting/report_uncertainty.py": "the ReDial section's chart of α (seeker against recommender) per split",
+    "dwh/reporting/report_judges.py": "the judges' DICES table: the rater groups each judge sides with",
+    "dwh/transfer/fetch.py": "the published release files to download, each with its size and checksum",
 }
 
 
@@ -97,18 +97,18 @@ def named_sources(path: Path) -> list[str]:
 
 
 def is_the_sources_own(path: str) -> bool:
-    """A module of one source: the registry, `ingest/<source>*.py`, `ingest/sql/<source>/`,
-    `ingest/sql/raw_<source>.sql`, and the sample writers (dwh/sample/, one module per source)."""
-    own = [f"ingest/{name}" for name in NAMES] + [f"ingest/sql/{name}/" for name in NAMES]
-    own += [f"ingest/sql/raw_{name}.sql" for name in NAMES] + ["ingest/sources.py", "dwh/sample/"]
+    """A module of one source: the registry, `ingest/releases/<source>*.py`, `ingest/sql/<source>/`,
+    `ingest/sql/raw_<source>.sql`, and the sample writers (sample_data/, one module per source)."""
+    own = [f"ingest/releases/{name}" for name in NAMES] + [f"ingest/sql/{name}/" for name in NAMES]
+    own += [f"ingest/sql/raw_{name}.sql" for name in NAMES] + ["common/sources.py", "sample_data/"]
     return any(path.startswith(prefix) for prefix in own)
 
 
 def test_a_built_in_sources_name_is_a_literal_only_in_its_own_modules() -> None:
-    """The shared Python and SQL of ingest/ and dwh/ read a source's properties (units_keyed_by_movie,
+    """The shared Python and SQL of common/, ingest/ and dwh/ read a source's properties (units_keyed_by_movie,
     lands_alone, raw_ddl, key_prefixes), not its name; NAMED_ELSEWHERE lists the few shared modules
     that do name one, and each of them still does."""
-    folders = [PROJECT_ROOT / "ingest", PROJECT_ROOT / "dwh"]
+    folders = [PROJECT_ROOT / "common", PROJECT_ROOT / "ingest", PROJECT_ROOT / "dwh"]
     files = sorted(path for folder in folders for path in folder.rglob("*") if path.suffix in {".py", ".sql"})
     named = {path.relative_to(PROJECT_ROOT).as_posix(): named_sources(path) for path in files}
     shared = {path: lines for path, lines in named.items() if lines and not is_the_sources_own(path)}

@@ -2,7 +2,7 @@
 -- none (a typo, another case: rater keys are case-sensitive data) would otherwise leave nobody out,
 -- silently, and a key repeated with other spaces would count its rater twice. Surrounding spaces do
 -- not count, as in int_agreement__raters' join. One row per such key, as written, with its problem;
--- `dwh build` names the seed's file and line of each (dwh/seed_checks.py).
+-- `dwh build` names the seed's file and line of each (dwh/building/seed_checks.py).
 with
 
 excluded_raters as (

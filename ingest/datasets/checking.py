@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import duckdb
 
-from ingest.database import identifier, ingest_query, sql_string
+from common.database import identifier, sql_string
 from ingest.datasets.folder import KNOWN, DatasetFolder
 from ingest.datasets.trimming import Trimmed, trimmed_ids
 from ingest.file_facts import FileFacts, scanning
@@ -18,6 +18,7 @@ from ingest.landing import FileReport
 from ingest.long_form import LongFormFile
 from ingest.long_form.reading import create_input_table, read_rows
 from ingest.long_form.second_values import reject_second_values
+from ingest.queries import ingest_query
 
 # what a reject for a rater's second value for one (unit, question, round) says of it
 # (ingest/long_form/second_values.py): the round as given, 1 when empty

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import duckdb
 
+from common.errors import DwhError
 from ingest.datasets.manifest import Manifest, read_manifest
 from ingest.datasets.questions import Question, read_questions
-from ingest.errors import DwhError
 from ingest.file_facts import refuse_unreadable_file
 from ingest.long_form import FORMATS, NOTHING, FileKind, LongFormFile
 from ingest.long_form.columns import recognise

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import yaml
 
-from ingest.errors import DwhError
-from ingest.sources import SOURCES
+from common.errors import DwhError
+from common.sources import SOURCES
 
 NAME_PATTERN = re.compile(r"[a-z][a-z0-9_]{1,31}")
 NAME_RULE = "2-32 of a-z, 0-9 and _, starting with a letter"

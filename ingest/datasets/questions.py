@@ -8,7 +8,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from ingest.errors import DwhError
+from common.errors import DwhError
 
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
 LABELLED = ("nominal", "ordinal")

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import duckdb
 
+from common.errors import DwhError
 from ingest.datasets.folder import DatasetFolder
-from ingest.errors import DwhError
 
 NOTHING = "nothing was loaded"
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import duckdb
 
-from ingest.database import identifier
+from common.database import identifier
 
 # how many trimmed values of one column the line shows
 SHOWN = 3

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import duckdb
 
+from common.errors import DwhError, one_line
 from ingest.csv_records import csv_header
-from ingest.errors import DwhError, one_line
 from ingest.long_form import NOTHING, FileKind, LongFormFile
 from ingest.long_form.lines import lines_sql
 

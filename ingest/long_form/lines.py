@@ -3,7 +3,7 @@ whose lines end in both LF and CRLF, which DuckDB's CSV reader cannot split."""
 
 from pathlib import Path
 
-from ingest.database import sql_string
+from common.database import sql_string
 
 
 def lines_sql(path: Path) -> str:

@@ -12,9 +12,9 @@ of each).
 
 import duckdb
 
+from common.database import identifier, sql_string
+from common.errors import DwhError
 from ingest.csv_records import land_csv_records
-from ingest.database import identifier, sql_string
-from ingest.errors import DwhError
 from ingest.long_form import NOTHING, LongFormFile
 from ingest.long_form.columns import IS_OBJECT, cannot_read
 from ingest.long_form.lines import lines_sql, mixed_line_ends

@@ -4,7 +4,8 @@ naming it (ingest/sql/long_form/second_values.sql), on either side alike."""
 
 import duckdb
 
-from ingest.database import identifier, ingest_query
+from common.database import identifier
+from ingest.queries import ingest_query
 
 
 def reject_second_values(con: duckdb.DuckDBPyConnection, checked: str, keys: tuple[str, ...], unit: str) -> None:

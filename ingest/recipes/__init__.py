@@ -13,7 +13,7 @@ import importlib
 from pathlib import Path
 from types import ModuleType
 
-from ingest.errors import DwhError
+from common.errors import DwhError
 
 RECIPES = ("convabuse", "lewidi", "multipico")
 

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import duckdb
 
-from ingest.database import sql_string
-from ingest.errors import DwhError
+from common.database import sql_string
+from common.errors import DwhError
 from ingest.recipes.writing import (
     copy_to,
     output_folder,

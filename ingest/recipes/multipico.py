@@ -16,7 +16,7 @@ from pathlib import Path
 
 import duckdb
 
-from ingest.database import sql_string
+from common.database import sql_string
 from ingest.recipes.lewidi import read_release
 from ingest.recipes.writing import (
     copy_to,

@@ -11,8 +11,8 @@ from pathlib import Path
 import duckdb
 import yaml
 
-from ingest.database import memory_limit, sql_string
-from ingest.errors import DwhError, one_line
+from common.database import memory_limit, sql_string
+from common.errors import DwhError, one_line
 from ingest.file_facts import refuse_unreadable_file
 
 

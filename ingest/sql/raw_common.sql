@@ -1,5 +1,5 @@
 -- Bookkeeping shared by every source. Each raw_<source>.sql beside this file adds that
--- source's landing tables (DICES's are made from its seeded column list: ingest/dices_columns.py). Every statement is idempotent: ingest runs them before each load.
+-- source's landing tables (DICES's are made from its seeded column list: ingest/releases/dices_columns.py). Every statement is idempotent: ingest runs them before each load.
 create schema if not exists raw;
 
 -- A release file may open with a UTF-8 byte order mark. Raw keeps it (raw text is lossless), but

@@ -7,7 +7,7 @@
 -- dataset's number by itself within its min and max where given (scale_min, scale_max), and a
 -- dataset's value matches a label by its value as the dataset's own rows do (`1.0` is the label
 -- `1`: matches_numbers); a built-in label matches its text.
--- each built-in source's title and whether its units are keyed by a movie (ingest/sources.py's
+-- each built-in source's title and whether its units are keyed by a movie (common/sources.py's
 -- registry, as seeds/warehouse_sources.csv holds it); a dataset is not a row here, and its units are
 -- never keyed by a movie
 create or replace temp table judge_sources as

@@ -12,8 +12,9 @@ the model returns, so the rows of questions gone are gone. `--full-refresh` comp
 from collections.abc import Iterator
 
 from agreement_core import memo
-from agreement_core.group_figures import SLOT, QuestionValues, as_result, question_rows, questions_of
+from agreement_core.group_figures import QuestionValues, as_result, question_rows
 from agreement_core.parallel import ordered_map
+from agreement_core.questions import SLOT, questions_of
 from agreement_core.settings import MonteCarloSettings
 
 

@@ -3,7 +3,7 @@ bootstrap interval over units (`agreement_core.replications`, xRR as for the rat
 interval follows the vars of `int_agreement__group_figures` (seed, draws, and none with
 `agreement_monte_carlo: false`), through `int_agreement__settings`."""
 
-from agreement_core.group_figures import questions_of
+from agreement_core.questions import questions_of
 from agreement_core.replications import comparisons_of, replication_figures
 from agreement_core.settings import MonteCarloSettings
 

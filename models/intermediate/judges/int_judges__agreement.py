@@ -1,6 +1,6 @@
 """`judge_agreement`'s figures, one row per (judge, human question, reference): xRR with its
 bootstrap interval, rank correlations or label agreement, the human ceiling, and for rater groups
-the alignment with its permutation test, from `agreement_core.judges` (the maths of the human
+the alignment with its permutation test, from `agreement_core.judge_figures.judges` (the maths of the human
 figures). One question at a time on each core (`agreement_core.parallel`). The dbt vars arrive
 through `int_agreement__settings`.
 
@@ -9,10 +9,11 @@ their fingerprint (the judge's values, the references, the Monte Carlo settings,
 unchanged, so loading a judge computes that judge's figures only; the merge keeps the table equal
 to what the model returns. `--full-refresh` computes every judge again."""
 
-from agreement_core import judges, memo
-from agreement_core.group_figures import questions_of
-from agreement_core.judge_references import judged_questions
+from agreement_core import memo
+from agreement_core.judge_figures import judges
+from agreement_core.judge_figures.judge_references import judged_questions
 from agreement_core.parallel import ordered_map
+from agreement_core.questions import questions_of
 from agreement_core.settings import MonteCarloSettings
 
 

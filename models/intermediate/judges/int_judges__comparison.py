@@ -1,6 +1,6 @@
 """`judge_comparison`'s figures, one row per (two judges, human question, reference): each judge's
 xRR over the units both judged, their difference with its paired bootstrap interval and paired
-permutation p, from `agreement_core.judge_comparison` (the maths of the human figures). One question
+permutation p, from `agreement_core.judge_figures.judge_comparison` (the maths of the human figures). One question
 at a time on each core (`agreement_core.parallel`), of those at least two judges judged. The dbt
 vars arrive through `int_agreement__settings`.
 
@@ -9,10 +9,11 @@ their fingerprint (both judges' values, the references, the Monte Carlo settings
 unchanged, so loading a judge computes only the pairs it is in; the merge keeps the table equal to
 what the model returns. `--full-refresh` computes every pair again."""
 
-from agreement_core import judge_comparison, memo
-from agreement_core.group_figures import questions_of
-from agreement_core.judge_references import judged_questions
+from agreement_core import memo
+from agreement_core.judge_figures import judge_comparison
+from agreement_core.judge_figures.judge_references import judged_questions
 from agreement_core.parallel import ordered_map
+from agreement_core.questions import questions_of
 from agreement_core.settings import MonteCarloSettings
 
 

@@ -1,7 +1,7 @@
 """`judge_replacement`'s and `judge_replacement_raters`'s figures: the alternative annotator test
 (alt-test) of every judge against every reference with several raters per unit, one question at a
-time on each core, from `agreement_core.replacement`. The same inputs as `int_judges__agreement`
-(`agreement_core.judge_references.judged_questions`); ε by the reference's kind of rater
+time on each core, from `agreement_core.judge_figures.replacement`. The same inputs as `int_judges__agreement`
+(`agreement_core.judge_figures.judge_references.judged_questions`); ε by the reference's kind of rater
 (`judge_reference_kinds`), a dataset's `alt_test_epsilon` (its dataset.yml) or the var
 `alt_test_epsilon` for all; the minimum units the var `alt_test_min_units`. The vars arrive through
 `int_agreement__settings`.
@@ -10,10 +10,11 @@ One row per (judge, question, reference) with rater_key '' (the verdict) and one
 Computed once per input (`agreement_core.memo`): a judge's rows of a question are reused while
 their fingerprint is unchanged. No Monte Carlo."""
 
-from agreement_core import memo, replacement, settings
-from agreement_core.group_figures import questions_of
-from agreement_core.judge_references import judged_questions
+from agreement_core import memo, settings
+from agreement_core.judge_figures import replacement
+from agreement_core.judge_figures.judge_references import judged_questions
 from agreement_core.parallel import ordered_map
+from agreement_core.questions import questions_of
 
 
 def model(dbt, session):
