@@ -289,11 +289,15 @@ class SequentialTest:
     """A sequential permutation test (`sequential_test`): p-values in the observed figures' shape,
     the shuffles each p counts (its stopping shuffle, P if it never stopped, 0 where the observed
     figure is NaN), and per item (the figures' last axis: a group, a reference) the shuffles whose
-    null figures were computed: whole batches, so at least the largest n_shuffles of its figures."""
+    null figures were computed: whole batches, so at least the largest n_shuffles of its figures.
+    `min_p` the smallest p the test can give (`smallest_p`), `exact` whether it enumerated every
+    distinct assignment instead of drawing (`exact_test`)."""
 
     p_values: Array
     n_shuffles: Array
     n_computed: Array
+    min_p: float = float("nan")
+    exact: bool = False
 
 
 @dataclass
@@ -367,7 +371,70 @@ def sequential_test(
         n_computed[items] += stop - start
         start, size = stop, 2 * size
     p_values = two_sided_p(observed, tally.at_least, tally.at_most, tally.n_valid)
-    return SequentialTest(p_values=p_values, n_shuffles=tally.n_shuffles, n_computed=n_computed)
+    return SequentialTest(
+        p_values=p_values,
+        n_shuffles=tally.n_shuffles,
+        n_computed=n_computed,
+        min_p=smallest_p(n_permutations, exact=False),
+    )
+
+
+def exact_test(
+    observed: Array,
+    null_of: Callable[[slice, Array], Array],
+    n_assignments: int,
+    elements_per_shuffle: Callable[[int], int],
+) -> SequentialTest:
+    """The permutation test over every distinct assignment, each once, the observed one among them
+    (`distinct_assignments`): never stopped, p = 2 · min(#{≥ observed}, #{≤ observed}) / #{assignments
+    whose figure exists}, at most 1. `observed` and `null_of` as `sequential_test`'s, `null_of` given
+    consecutive ranges of the assignments."""
+    items = np.arange(observed.shape[-1])
+    tally = _Tally.start(observed)
+    size = batch_size(elements_per_shuffle(items.size))
+    for start in range(0, n_assignments, size):
+        stop = min(n_assignments, start + size)
+        tally.add(observed, null_of(slice(start, stop), items), items, start, n_assignments + 1)
+    # the observed assignment is one of those counted, in both tails: two_sided_p adds it once more
+    with np.errstate(invalid="ignore", divide="ignore"):  # 0 / 0 where the observed figure is NaN: kept NaN
+        p_values = two_sided_p(observed, tally.at_least - 1, tally.at_most - 1, tally.n_valid - 1)
+    return SequentialTest(
+        p_values=p_values,
+        n_shuffles=tally.n_shuffles,
+        n_computed=np.full(items.size, n_assignments),
+        min_p=smallest_p(n_assignments, exact=True),
+        exact=True,
+    )
+
+
+def group_label_test(
+    observed: Array,
+    null_of_labels: Callable[[Array, Array], Array],
+    rater_groups: Array,
+    rng: np.random.Generator,
+    n_permutations: int,
+    elements_per_shuffle: Callable[[int], int],
+    stop_at: int | None = None,
+) -> SequentialTest:
+    """A test that shuffles group labels among raters, every group keeping its size (GRASP's test,
+    the judges' alignment test): `null_of_labels(labels_by_rater, items)` gives the null figures of
+    the rows of `labels_by_rater` `(shuffles, raters)`. Where the distinct assignments of the labels
+    are fewer than P (`distinct_assignments`: 3 + 3 raters have 20), each is tested once, none drawn,
+    and the p is exact (`exact_test`); else the P shuffles are drawn at once from `rng` and tested
+    sequentially (`sequential_test`, `stop_at` as there)."""
+    enumerated = distinct_assignments(rater_groups, n_permutations)
+    if enumerated is not None:
+
+        def null_of_enumerated(shuffles: slice, items: Array) -> Array:
+            return null_of_labels(enumerated[shuffles], items)
+
+        return exact_test(observed, null_of_enumerated, len(enumerated), elements_per_shuffle)
+    shuffled = rng.permuted(np.tile(rater_groups, (n_permutations, 1)), axis=1)
+
+    def null_of(shuffles: slice, items: Array) -> Array:
+        return null_of_labels(shuffled[shuffles], items)
+
+    return sequential_test(observed, null_of, n_permutations, elements_per_shuffle, stop_at)
 
 
 @dataclass
@@ -417,6 +484,19 @@ def distinct_assignments(rater_groups: Array, most: int) -> Array | None:
     return np.array(rows)
 
 
+def distinct_swaps(of_unit: Array, n_patterns: int, most: int) -> Array | None:
+    """Every way to swap or keep each unit's two values (a paired test's assignments: 2^units, the
+    observed one, nothing swapped, first) as how many units of each pattern it swaps `(2^units,
+    patterns)` (`of_unit` each unit's pattern number, `UnitPatterns.of_unit`), when there are at most
+    `most`; else None: 9 units have 512, fewer than P = 1000 shuffles, which would only repeat them."""
+    if 2**of_unit.size > most:
+        return None
+    swapped = (np.arange(2**of_unit.size)[:, None] >> np.arange(of_unit.size)) & 1  # (assignments, units)
+    by_pattern = np.zeros((of_unit.size, n_patterns), dtype=np.int64)
+    by_pattern[np.arange(of_unit.size), of_unit] = 1
+    return swapped @ by_pattern
+
+
 def smallest_p(n_assignments: int, exact: bool) -> float:
     """The smallest two-sided p a test can give: 2 / N over N distinct assignments enumerated (the
     observed one counts in each tail), 2 / (1 + P) over P shuffles; at most 1. 3 + 3 raters: 0.1,
@@ -444,21 +524,24 @@ def group_permutation_test(
 
     Where the distinct assignments of the labels are fewer than P (a small pool: 3 + 3 raters have
     20), the test enumerates them instead, each once, none drawn, and gives the exact p: the share of
-    assignments at least as extreme, the observed one included, two-sided as `two_sided_p`."""
-    enumerated = distinct_assignments(values.rater_groups, n_permutations)
-    if enumerated is not None:
-        return _exact_test(observed, values, all_counts, metric, enumerated)
-    shuffled = rng.permuted(np.tile(values.rater_groups, (n_permutations, 1)), axis=1)
+    assignments at least as extreme, the observed one included, two-sided as `two_sided_p`
+    (`group_label_test`)."""
 
-    def null_of(shuffles: slice, groups: Array) -> Array:
-        figures = maths.group_figures(values.group_counts(shuffled[shuffles], groups), all_counts, metric)
+    def null_of(labels_by_rater: Array, groups: Array) -> Array:
+        figures = maths.group_figures(values.group_counts(labels_by_rater, groups), all_counts, metric)
         return np.stack([figures.alpha, figures.xrr, figures.gai], axis=1)  # (shuffles, 3, groups)
 
     def elements_per_shuffle(n_groups: int) -> int:
         return values.n_labels * n_groups * values.n_units + values.unit_index.size
 
-    test = sequential_test(
-        np.stack([observed.alpha, observed.xrr, observed.gai]), null_of, n_permutations, elements_per_shuffle, stop_at
+    test = group_label_test(
+        np.stack([observed.alpha, observed.xrr, observed.gai]),
+        null_of,
+        values.rater_groups,
+        rng,
+        n_permutations,
+        elements_per_shuffle,
+        stop_at,
     )
     alpha_p, xrr_p, gai_p = test.p_values
     return PermutationTest(
@@ -467,42 +550,8 @@ def group_permutation_test(
         gai_p,
         n_shuffles=test.n_shuffles,
         n_computed=test.n_computed,
-        min_p=smallest_p(n_permutations, exact=False),
-    )
-
-
-def _exact_test(
-    observed: maths.GroupFigures, values: RaterValues, all_counts: Array, metric: maths.Metric, assignments: Array
-) -> PermutationTest:
-    """The permutation test over every distinct assignment (`distinct_assignments`): never stopped,
-    p = 2 · min(#{≥ observed}, #{≤ observed}) / #{assignments whose figure exists}, at most 1."""
-
-    def null_of(shuffles: slice, groups: Array) -> Array:
-        figures = maths.group_figures(values.group_counts(assignments[shuffles], groups), all_counts, metric)
-        return np.stack([figures.alpha, figures.xrr, figures.gai], axis=1)
-
-    def elements_per_shuffle(n_groups: int) -> int:
-        return values.n_labels * n_groups * values.n_units + values.unit_index.size
-
-    n = len(assignments)
-    figures = np.stack([observed.alpha, observed.xrr, observed.gai])
-    tally = _Tally.start(figures)
-    for start in range(0, n, batch_size(elements_per_shuffle(values.n_groups))):
-        stop = min(n, start + batch_size(elements_per_shuffle(values.n_groups)))
-        groups = np.arange(values.n_groups)
-        tally.add(figures, null_of(slice(start, stop), groups), groups, start, n + 1)
-    # the observed assignment is one of those counted, in both tails: two_sided_p adds it once more
-    with np.errstate(invalid="ignore", divide="ignore"):  # 0 / 0 where the observed figure is NaN: kept NaN
-        p_values = two_sided_p(figures, tally.at_least - 1, tally.at_most - 1, tally.n_valid - 1)
-    alpha_p, xrr_p, gai_p = p_values
-    return PermutationTest(
-        alpha_p,
-        xrr_p,
-        gai_p,
-        n_shuffles=tally.n_shuffles,
-        n_computed=np.full(values.n_groups, n),
-        min_p=smallest_p(n, exact=True),
-        exact=True,
+        min_p=test.min_p,
+        exact=test.exact,
     )
 
 

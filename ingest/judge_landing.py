@@ -46,8 +46,11 @@ SECOND_VALUE = (
 # raw.dataset_questions' columns the reference reads, where the warehouse is older than datasets
 NO_DATASET_QUESTIONS = (
     "(select null::varchar as dataset, null::varchar as question, null::varchar as level, null::varchar[] as labels, "
-    "null::double as min_value, null::double as max_value, null::varchar as wording where false)"
+    "null::double as min_value, null::double as max_value, null::varchar as wording, null::varchar[] as meanings "
+    "where false)"
 )
+# raw.dataset_questions of a warehouse older than its `meanings` (read, not written, before a writer adds it)
+WITHOUT_MEANINGS = "(select *, null::varchar[] as meanings from raw.dataset_questions)"
 
 
 @dataclass(frozen=True)
@@ -119,11 +122,23 @@ def reference_tables(con: duckdb.DuckDBPyConnection, with_units: bool = True) ->
         sources=sql_string(str(SEEDS / "warehouse_sources.csv")),
         questions=sql_string(str(SEEDS / "judgement_questions.csv")),
         labels=sql_string(str(SEEDS / "judgement_labels.csv")),
-        dataset_questions="raw.dataset_questions" if has_raw_table(con, "dataset_questions") else NO_DATASET_QUESTIONS,
+        dataset_questions=dataset_questions(con),
     )
     for statement in filter(str.strip, (ingest_query("reason_text") + reference).split(";\n")):
         if with_units or "judge_units" not in statement:
             con.execute(statement)
+
+
+def dataset_questions(con: duckdb.DuckDBPyConnection) -> str:
+    """The relation the reference reads the datasets' questions from: raw.dataset_questions, with
+    null meanings where an earlier version made it (`dwh tasks` reads a warehouse it does not write)."""
+    if not has_raw_table(con, "dataset_questions"):
+        return NO_DATASET_QUESTIONS
+    has_meanings = con.execute(
+        "select count(*) from duckdb_columns() where database_name = current_database() and schema_name = 'raw' "
+        "and table_name = 'dataset_questions' and column_name = 'meanings'"
+    ).fetchone()[0]
+    return "raw.dataset_questions" if has_meanings else WITHOUT_MEANINGS
 
 
 def _check_rows(con: duckdb.DuckDBPyConnection, beside_releases: bool) -> None:

@@ -1,6 +1,11 @@
 """The raw schema every load relies on: its DDL (ingest/sql/raw_*.sql, and the raw tables a source
 derives from a list, `Source.raw_ddl`), created where missing, and the check that a DuckDB file's
-raw tables are this project's before anything is copied or written."""
+raw tables are this project's before anything is copied or written.
+
+A column added to a raw table after warehouses were made with it is listed in `ADDED_COLUMNS`: a
+warehouse an earlier version made is this project's (the check accepts its tables without the
+columns added since), and `ensure_raw_schema`, which every writer runs on its staged copy, adds
+them (null in the rows already landed): migrated, never refused nor rebuilt."""
 
 from importlib import resources
 from pathlib import Path
@@ -23,10 +28,18 @@ def raw_schema_statements() -> list[str]:
     return written + [ddl for source in SOURCES for ddl in source.derived_raw_ddl()]
 
 
+# the columns added to raw tables since warehouses were first made with them, oldest first: (table,
+# column as its DDL declares it, last in the table). A warehouse made before has them added.
+ADDED_COLUMNS = (("dataset_questions", "meanings varchar[]"),)
+
+
 def ensure_raw_schema(con: duckdb.DuckDBPyConnection) -> None:
-    """Create the raw schema and every source's landing tables if they are missing."""
+    """Create the raw schema and every source's landing tables if they are missing, and add the
+    columns added since an earlier version made the warehouse (`ADDED_COLUMNS`)."""
     for ddl in raw_schema_statements():
         con.execute(ddl)
+    for table, column in ADDED_COLUMNS:
+        con.execute(f"alter table raw.{table} add column if not exists {column}")
 
 
 def refuse_foreign_raw_tables(db_path: Path, require_a_load: bool = False) -> None:
@@ -42,7 +55,7 @@ def refuse_foreign_raw_tables(db_path: Path, require_a_load: bool = False) -> No
             found = dict(con.execute(RAW_COLUMNS_SQL).fetchall())
             expected = _expected_raw_columns()
             for table, columns in sorted(found.items()):
-                if table in expected and columns != expected[table]:
+                if table in expected and not _of_this_project(table, columns, expected[table]):
                     names = ", ".join(column.split(" ")[0] for column in columns)
                     raise DwhError(
                         f"{db_path}: raw.{table} has columns ({names}) that dwh never wrote: not a warehouse of this "
@@ -66,6 +79,14 @@ RAW_COLUMNS_SQL = """
     select table_name, list(column_name || ' ' || data_type order by column_index)
     from duckdb_columns() where database_name = current_database() and schema_name = 'raw'
     group by table_name"""
+
+
+def _of_this_project(table: str, found: list[str], expected: list[str]) -> bool:
+    """Whether a raw table's columns ("name type", in order) are this version's, or an earlier
+    version's: this version's without some of the last columns `ADDED_COLUMNS` lists for it."""
+    added = [column.split(" ")[0] for name, column in ADDED_COLUMNS if name == table]
+    missing = expected[len(found) :]
+    return found == expected[: len(found)] and all(column.split(" ")[0] in added for column in missing)
 
 
 def _expected_raw_columns() -> dict[str, list[str]]:

@@ -105,6 +105,7 @@ DATASET_INPUTS = {
         "level_of_measurement": "varchar",
         "wording": "varchar",
         "labels": "varchar[]",
+        "meanings": "varchar[]",
     },
     "staging.stg_dataset__judgements": {
         "source": "varchar",

@@ -5,6 +5,7 @@ smallest p its test can give beside it (`min_attainable_p`); a large pool's test
 test it was, draw for draw."""
 
 import itertools
+import json
 import math
 import random
 from pathlib import Path
@@ -119,14 +120,37 @@ def small_pool_study(folder: Path) -> Path:
     return write_dataset(folder, judgements=rows, manifest=manifest, questions=questions, raters=raters, units=None)
 
 
-@pytest.mark.slow
-def test_a_small_pools_smallest_p_is_in_the_mart_and_the_report_says_0_05_cannot_be_reached(tmp_path: Path) -> None:
-    db_path = tmp_path / "warehouse.duckdb"
-    run_dwh(["ingest", "--dataset", str(small_pool_study(tmp_path / "study"))], db_path, check=True)
+@pytest.fixture(scope="module")
+def small_pool(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """The small pool's study built, a judge of every unit loaded (team a's first rater's values) and
+    built again, and the report written."""
+    root = tmp_path_factory.mktemp("small-pool")
+    db_path = root / "warehouse.duckdb"
+    run_dwh(["ingest", "--dataset", str(small_pool_study(root / "study"))], db_path, check=True)
     run_dwh(["build"], db_path, check=True)
-
-    rows = query(
+    values = query(
         db_path,
+        "select unit_id, value from raw.dataset_judgements where dataset = 'small_pool' and rater_id = 'r1'",
+    )
+    judge = root / "judge.jsonl"
+    judge.write_text(
+        "".join(
+            json.dumps({"judge": "sides_with_a", "dialogue_key": f"small_pool:{unit}", "question": "safe", "value": v})
+            + "\n"
+            for unit, v in values
+        )
+    )
+    run_dwh(["ingest", "--judges", str(judge)], db_path, check=True)
+    run_dwh(["build"], db_path, check=True)
+    report = root / "report.html"
+    run_dwh(["report", str(report)], db_path, check=True)
+    return {"db": db_path, "report": report.read_text()}
+
+
+@pytest.mark.slow
+def test_a_small_pools_smallest_p_is_in_the_mart_and_the_report_says_0_05_cannot_be_reached(small_pool: dict) -> None:
+    rows = query(
+        small_pool["db"],
         "select group_dimension, group_value, min_attainable_p, least(alpha_p, xrr_p, gai_p) "
         "from marts.agreement where source = 'small_pool' order by 1, 2",
     )
@@ -140,7 +164,35 @@ def test_a_small_pools_smallest_p_is_in_the_mart_and_the_report_says_0_05_cannot
         ("team", "b"): pytest.approx(0.1),
     }
     assert all(p >= 0.1 for dimension, _, _, p in rows if dimension == "team")
-    report = tmp_path / "report.html"
-    run_dwh(["report", str(report)], db_path, check=True)
-    text = report.read_text()
-    assert "2 of these groups cannot reach p &lt; .05 by design (their smallest p is 0.1 or more)" in text
+    assert (
+        "2 of these groups cannot reach p &lt; .05 by design (their smallest p is 0.1 or more)" in small_pool["report"]
+    )
+
+
+@pytest.mark.slow
+def test_a_judges_alignment_in_a_small_pool_has_its_smallest_p_beside_it_and_the_report_names_it(
+    small_pool: dict,
+) -> None:
+    """The judge's alignment with team a or b (3 + 3 raters: 20 assignments) is tested exactly and
+    cannot reach 0.05; with a gender (7 + 7) its test draws P = 1000 shuffles."""
+    rows = query(
+        small_pool["db"],
+        "select reference_dimension, reference_value, min_attainable_p, alignment_p "
+        "from marts.judge_agreement where source = 'small_pool' and judge = 'sides_with_a' order by 1, 2",
+    )
+
+    floors = {(dimension, value): floor for dimension, value, floor, _ in rows}
+    assert floors == {
+        ("gender", "man"): pytest.approx(2 / 1001),
+        ("gender", "woman"): pytest.approx(2 / 1001),
+        ("raters", "all"): None,
+        ("team", "a"): pytest.approx(0.1),
+        ("team", "b"): pytest.approx(0.1),
+    }
+    team_p = [p for dimension, _, _, p in rows if dimension == "team"]
+    assert len(team_p) == 2 and all(p >= 0.1 for p in team_p)
+    assert (
+        "Alignment tests that cannot reach p &lt; .05 by design (their raters allow too few distinct groupings, "
+        "so 'not significant' says nothing about these judges): small_pool all, groups by team "
+        "(smallest p 0.1): sides_with_a"
+    ) in small_pool["report"]

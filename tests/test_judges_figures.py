@@ -6,6 +6,7 @@ Monte Carlo columns by what they promise (the same seed gives the same figures, 
 when a judge is independent of the groups, the sequential tests' decisions at 0.05 those of all P
 shuffles, the interval's coverage)."""
 
+import itertools
 import math
 import statistics
 from collections import Counter
@@ -287,6 +288,62 @@ def test_alignment_p_values_are_uniform_without_a_group_effect() -> None:
     assert np.mean(shares) <= 0.4, np.mean(shares)
 
 
+def small_pool_case(rng: np.random.Generator, n_units: int, genders: list[str]) -> dict:
+    """Raters of the given genders on 3 labels, the women with a view of their own, and a judge that
+    copies it: an alignment as strong as a pool of this size can show."""
+    leaning, women_view = rng.integers(1, 4, n_units), rng.integers(1, 4, n_units)
+    rows = [
+        {"unit_id": u, "rater_id": rater, "ceiling_rater": f"r{rater}", "reference": "raters", "value_code": int(v)}
+        for rater, gender in enumerate(genders)
+        for u, v in enumerate(
+            np.where(
+                rng.random(n_units) < 0.8, women_view if gender == "Woman" else leaning, rng.integers(1, 4, n_units)
+            )
+        )
+    ]
+    judge_rows = [{"judge": "j", "unit_id": u, "value": float(v)} for u, v in enumerate(women_view)]
+    return {"level": "nominal", "codes": [1, 2, 3], "rows": rows, "judge_rows": judge_rows, "genders": genders}
+
+
+def test_a_judges_alignment_with_three_and_three_raters_is_tested_exactly_and_cannot_reach_0_05() -> None:
+    """3 + 3 raters have 20 distinct assignments to the two groups, fewer than P = 1000 shuffles:
+    the alignment test enumerates them as GRASP's test does (one implementation,
+    `resampling.group_label_test`), its p is the exact one (checked over all 6! orders of the labels,
+    each assignment 36 times) and never below the smallest attainable p, 0.1, given beside it."""
+    task = judge_question(*inputs(small_pool_case(np.random.default_rng(6), 40, ["Man"] * 3 + ["Woman"] * 3)))
+    settings = MonteCarloSettings(True, 1, 1, 1000, ("*",))
+
+    tests = judges.alignment_tests(task, settings)
+
+    women = woman(task)
+    assert tests.min_p[0, women] == pytest.approx(0.1) and tests.p_values[0, women] >= 0.1
+    assert tests.n_shuffles[0, women] == 20  # every assignment once, none stopped
+    (base, dimension), members = next(iter(task.dimensions.items()))
+    rater_values = task.references[women].base.dimension_values(members)
+    orders = np.array(list(itertools.permutations(rater_values.rater_groups)))
+    base_counts = task.references[women].base.counts()
+    null = judges.permuted_alignments(task, rater_values, base_counts, orders)[:, 0]  # (720, groups)
+    numbers = judges.dimension_numbers(task)[0]
+    observed = judges.alignment_of(
+        *judges.alignments_with(
+            task.judge_counts, task.stacked([task.references[n] for n in numbers]), base_counts, task.metric
+        )
+    )[0]
+    at_least = (null >= observed - resampling.TIE_TOLERANCE).mean(axis=0)
+    at_most = (null <= observed + resampling.TIE_TOLERANCE).mean(axis=0)
+    np.testing.assert_allclose(tests.p_values[0, numbers], np.minimum(1, 2 * np.minimum(at_least, at_most)), rtol=1e-12)
+    rows = judges.question_rows(task, settings).set_index("reference_value")
+    assert rows.at["Woman", "min_attainable_p"] == pytest.approx(0.1) and pd.isna(rows.at["all", "min_attainable_p"])
+
+
+def test_a_judges_alignment_in_a_large_pool_keeps_its_draws_and_its_smallest_p_is_2_over_1_plus_p() -> None:
+    """10 + 10 raters have 184,756 distinct assignments: the test draws P = 1000 shuffles as it did."""
+    task = judge_question(*inputs(planted_case(np.random.default_rng(3), 40, sided=True)))
+    tests = judges.alignment_tests(task, MonteCarloSettings(True, 1, 1, 1000, ("*",)))
+    assert tests.min_p[0, woman(task)] == pytest.approx(2 / 1001)
+    assert tests.p_values[0, woman(task)] == pytest.approx(2 / 1001)  # the judge copies the women: no shuffle beats it
+
+
 def leaning_case(rng: np.random.Generator, n_units: int, share: float) -> dict:
     """`planted_case` with the women's own view and a judge that copies it on about `share` of the
     units (random labels elsewhere): from no alignment through p near 0.05 to p ≈ 0."""
@@ -442,6 +499,31 @@ def test_the_paired_test_finds_a_better_judge_and_is_uniform_between_exchangeabl
         shares.append(test.n_shuffles[0] / 99)
     assert_calibrated(np.array(full), np.array(sequential))
     assert np.mean(shares) <= 0.4, np.mean(shares)
+
+
+def test_two_judges_on_five_units_are_compared_exactly_and_cannot_reach_0_05() -> None:
+    """5 units have 2^5 = 32 ways to swap the judges' values, fewer than P = 1000 shuffles: each is
+    tested once (the p checked against every swap made unit by unit), and the smallest p, 2 / 32,
+    is given beside it; 10 units (1,024 ways) keep their draws, smallest p 2 / (1 + P)."""
+    case = two_judges(np.random.default_rng(12), 5, better=True)
+    test = paired_test(case, 1, 1000)
+
+    assert test.exact and test.min_p == pytest.approx(2 / 32) and np.all(test.p_values >= 2 / 32)
+    task = judge_question(*inputs(case))
+    counts_a, counts_b, references = task.judge_counts[:, 0], task.judge_counts[:, 1], task.stacked()
+    null = []
+    for swaps in itertools.product([False, True], repeat=5):
+        a = np.where(np.array(swaps), counts_b, counts_a)
+        b = np.where(np.array(swaps), counts_a, counts_b)
+        with_a, with_b = judge_comparison.paired_xrr(a[:, None], b[:, None], references, task.metric, np.ones(5))
+        null.append(with_a.xrr - with_b.xrr)
+    null, observed = np.array(null), null[0]
+    valid = (~np.isnan(null)).sum(axis=0)
+    at_least = (null >= observed - resampling.TIE_TOLERANCE).sum(axis=0) / valid
+    at_most = (null <= observed + resampling.TIE_TOLERANCE).sum(axis=0) / valid
+    np.testing.assert_allclose(test.p_values, np.minimum(1, 2 * np.minimum(at_least, at_most)), rtol=1e-12)
+    drawn = paired_test(two_judges(np.random.default_rng(12), 10, better=True), 1, 1000)
+    assert not drawn.exact and drawn.min_p == pytest.approx(2 / 1001)
 
 
 def leaning_pair(rng: np.random.Generator, n_units: int, share: float) -> dict:

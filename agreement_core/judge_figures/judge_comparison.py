@@ -32,6 +32,7 @@ COLUMNS = {
     "xrr_difference_ci_low": "float64",
     "xrr_difference_ci_high": "float64",
     "difference_p": "float64",
+    "min_attainable_p": "float64",
     memo.FINGERPRINT: "string",
     memo.COMPUTED_AT: "datetime64[us]",
     memo.ROWS_DIGEST: "string",
@@ -153,19 +154,29 @@ def difference_test(
     how many of each such pattern's units it swaps, Binomial(units, ½), and each pattern counts
     swapped and unswapped with those weights (the same test, drawn per pattern, not per unit).
     Sequential (`resampling.sequential_test`, `stop_at` as there): the swaps are drawn batch after
-    batch in the order the test of all P draws them, and the test stops once every reference is decided."""
+    batch in the order the test of all P draws them, and the test stops once every reference is decided.
+    Where the units' 2^units ways to swap are fewer than P (9 units: 512), each is tested once, none
+    drawn, and the p is exact (`resampling.distinct_swaps`, `resampling.exact_test`)."""
     patterns = resampling.UnitPatterns.of(
         np.concatenate([counts_a[:, None], counts_b[:, None], references], axis=1), metric
     )
     null = (_swaps_null if patterns.metric.level == "ordinal" else _reweighted_null)(patterns)
 
-    def null_of(shuffles: slice, chosen: np.ndarray) -> np.ndarray:
-        swapped = rng.binomial(patterns.n_units, 0.5, size=(shuffles.stop - shuffles.start, patterns.n_units.size))
-        return null(swapped)[:, chosen]
-
     def elements_per_shuffle(n_references: int) -> int:
         # a shuffle's swaps and weights, and its sums of both judges' terms for every reference
         return 3 * patterns.n_units.size + 4 * patterns.counts[:, 2:, 0].size
+
+    every_swap = resampling.distinct_swaps(patterns.of_unit, patterns.n_units.size, n_permutations)
+    if every_swap is not None:
+
+        def null_of_every_swap(shuffles: slice, chosen: np.ndarray) -> np.ndarray:
+            return null(every_swap[shuffles])[:, chosen]
+
+        return resampling.exact_test(observed, null_of_every_swap, len(every_swap), elements_per_shuffle)
+
+    def null_of(shuffles: slice, chosen: np.ndarray) -> np.ndarray:
+        swapped = rng.binomial(patterns.n_units, 0.5, size=(shuffles.stop - shuffles.start, patterns.n_units.size))
+        return null(swapped)[:, chosen]
 
     return resampling.sequential_test(observed, null_of, n_permutations, elements_per_shuffle, stop_at)
 
@@ -251,6 +262,7 @@ def pair_rows(
             xrr_difference_ci_low=np.where(no_difference, np.nan, low),
             xrr_difference_ci_high=np.where(no_difference, np.nan, high),
             difference_p=test.p_values,
+            min_attainable_p=test.min_p,
         )
     return rows[rows["n_units"] > 0].assign(**dict(zip(SLOT, question.name)))
 

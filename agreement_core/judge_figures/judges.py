@@ -44,6 +44,7 @@ COLUMNS = {
     "alignment": "float64",
     "alignment_p": "float64",
     "alignment_q": "float64",
+    "min_attainable_p": "float64",
     memo.FINGERPRINT: "string",
     memo.COMPUTED_AT: "datetime64[us]",
     memo.ROWS_DIGEST: "string",
@@ -204,17 +205,20 @@ def xrr_intervals(task: JudgeQuestion, settings: MonteCarloSettings) -> tuple[np
 
 @dataclass
 class AlignmentTests:
-    """The alignment's permutation p and its Benjamini–Hochberg q, and the shuffles each p counts
-    (`resampling.SequentialTest`): arrays `(judges, references)`, NaN (0 shuffles) for base references."""
+    """The alignment's permutation p and its Benjamini–Hochberg q, the shuffles each p counts
+    (`resampling.SequentialTest`) and the smallest p its test can give (`resampling.smallest_p`):
+    arrays `(judges, references)`, NaN (0 shuffles) for base references."""
 
     p_values: np.ndarray
     q_values: np.ndarray
     n_shuffles: np.ndarray
+    min_p: np.ndarray
 
     def of_judges(self) -> list["AlignmentTests"]:
         """Each judge's tests, `(1, references)` each, in the judges' order."""
         return [
-            AlignmentTests(p[None], q[None], n[None]) for p, q, n in zip(self.p_values, self.q_values, self.n_shuffles)
+            AlignmentTests(p[None], q[None], n[None], floor[None])
+            for p, q, n, floor in zip(self.p_values, self.q_values, self.n_shuffles, self.min_p)
         ]
 
 
@@ -222,10 +226,13 @@ def alignment_tests(task: JudgeQuestion, settings: MonteCarloSettings, *, stop_a
     """The alignment's permutation p of every judge and group reference (`dimension_test`), and its
     Benjamini–Hochberg q over the groups of one judge and dimension."""
     shape = (len(task.judges), len(task.references))
-    tests = AlignmentTests(np.full(shape, np.nan), np.full(shape, np.nan), np.zeros(shape, dtype=np.int64))
+    tests = AlignmentTests(
+        np.full(shape, np.nan), np.full(shape, np.nan), np.zeros(shape, dtype=np.int64), np.full(shape, np.nan)
+    )
     for numbers, members in zip(dimension_numbers(task), task.dimensions.values()):
         test = dimension_test(task, numbers, members, settings, stop_at)
         tests.p_values[:, numbers], tests.n_shuffles[:, numbers] = test.p_values, test.n_shuffles
+        tests.min_p[:, numbers] = test.min_p
     tests.q_values = q_values_of(task, tests.p_values)
     return tests
 
@@ -261,25 +268,28 @@ def dimension_test(
     group-number order; `members` as `JudgeQuestion.dimensions`): the group labels shuffled among the
     base reference's raters, sizes kept, the same shuffles for every judge; sequential
     (`resampling.sequential_test`, `stop_at` as there): a group's shuffles stop being computed once
-    every judge's p with it is decided. Arrays `(judges, groups)`."""
+    every judge's p with it is decided. Where the raters' distinct assignments to the groups are
+    fewer than P (3 + 3 raters: 20), each is tested once and the p is exact, as GRASP's test does
+    (`resampling.group_label_test`). Arrays `(judges, groups)`."""
     first = task.references[numbers[0]]
     base = first.base
     rater_values = base.dimension_values(members)
     rng = resampling.generator(settings.seed, *task.question.name, base.name, first.dimension, "alignment")
-    shuffled = rng.permuted(np.tile(rater_values.rater_groups, (settings.n_permutations, 1)), axis=1)
     base_counts = base.counts()
     group = task.stacked([task.references[n] for n in numbers])
     observed = alignment_of(*alignments_with(task.judge_counts, group, base_counts, task.metric))  # (J, G)
 
-    def null_of(shuffles: slice, groups: np.ndarray) -> np.ndarray:
-        return permuted_alignments(task, rater_values, base_counts, shuffled[shuffles], groups)
+    def null_of(labels_by_rater: np.ndarray, groups: np.ndarray) -> np.ndarray:
+        return permuted_alignments(task, rater_values, base_counts, labels_by_rater, groups)
 
     def elements_per_shuffle(n_groups: int) -> int:
         # the groups' and rests' counts and their factors (`alignments_with`); ordinal: per judge too
         per_set = len(task.judges) + 1 if task.metric.level == "ordinal" else 6
         return rater_values.n_labels * n_groups * rater_values.n_units * per_set
 
-    return resampling.sequential_test(observed, null_of, settings.n_permutations, elements_per_shuffle, stop_at)
+    return resampling.group_label_test(
+        observed, null_of, rater_values.rater_groups, rng, settings.n_permutations, elements_per_shuffle, stop_at
+    )
 
 
 def alignments_with(
@@ -389,6 +399,7 @@ def question_rows(
             xrr_ci_high=np.where(no_interval, np.nan, high).ravel(),
             alignment_p=tests.p_values.ravel(),
             alignment_q=tests.q_values.ravel(),
+            min_attainable_p=tests.min_p.ravel(),
         )
     return rows.assign(**dict(zip(SLOT, question.name)))
 

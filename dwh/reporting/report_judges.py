@@ -9,6 +9,7 @@ only the alignments `judge_agreement` defines (xrr_with_rest at least `ALIGNMENT
 left out is counted under the chart or table, with the reason."""
 
 import colorsys
+import html
 
 import altair as alt
 import duckdb
@@ -31,6 +32,8 @@ FIRST_COLOURS = [
     "#bab0ac",
 ]
 TABLE_ROWS = 25
+# the level the marks and the notes read p at
+SIGNIFICANCE = 0.05
 
 
 def judge_colours(judges: list[str]) -> alt.Scale:
@@ -156,6 +159,34 @@ def dices_sides(con: duckdb.DuckDBPyConnection) -> str:
     )
 
 
+def unreachable_alignments(con: duckdb.DuckDBPyConnection) -> str:
+    """Where a judge's alignment test cannot reach p < .05 whatever the judge does (a small rater
+    pool: too few distinct assignments of its raters to groups), one line per source, scope and
+    dimension naming its judges and the smallest p; empty where every test can."""
+    records = con.execute(
+        f"""
+        select source, scope, reference_dimension, min(min_attainable_p),
+            string_agg(distinct judge, ', ' order by judge)
+        from marts.judge_agreement
+        where min_attainable_p > {SIGNIFICANCE}
+        group by source, scope, reference_dimension
+        order by source, scope, reference_dimension
+        """
+    ).fetchall()
+    if not records:
+        return ""
+    lines = "; ".join(
+        f"{html.escape(source)} {html.escape(scope)}, groups by {html.escape(dimension)} (smallest p {floor:.3g}): "
+        f"{html.escape(judges)}"
+        for source, scope, dimension, floor, judges in records
+    )
+    return (
+        '<p class="note">Alignment tests that cannot reach p &lt; .05 by design (their raters allow too few '
+        f"distinct groupings, so 'not significant' says nothing about these judges): {lines}; every row is in "
+        "marts.judge_agreement (min_attainable_p).</p>"
+    )
+
+
 def judges_section(con: duckdb.DuckDBPyConnection, sources: list[str]) -> Section | None:
     has_judges = (
         con.execute(
@@ -177,5 +208,10 @@ def judges_section(con: duckdb.DuckDBPyConnection, sources: list[str]) -> Sectio
         "means the judge sides with that group more than with the rest of the pool. The replacement test asks whether "
         "the judge may do a perspective's raters' work: it replaces them when it matches the other raters at least as "
         "well as the left-out rater, within a margin ε, for at least half of them.",
-        [*judge_charts(con, judge_colours(judges)), dices_sides(con), *replacement_figures(con)],
+        [
+            *judge_charts(con, judge_colours(judges)),
+            dices_sides(con),
+            unreachable_alignments(con),
+            *replacement_figures(con),
+        ],
     )

@@ -68,11 +68,12 @@ def check_dataset(con: duckdb.DuckDBPyConnection, folder: DatasetFolder, step: C
 def _question_tables(con: duckdb.DuckDBPyConnection, folder: DatasetFolder) -> None:
     con.execute(
         "create or replace temp table dataset_question_rows (line_number bigint, question varchar, level varchar, "
-        "labels varchar[], min_value double, max_value double, missing varchar[], wording varchar)"
+        "labels varchar[], min_value double, max_value double, missing varchar[], wording varchar, meanings varchar[])"
     )
     for question in folder.questions:
         con.execute(
-            "insert into temp.dataset_question_rows values (?, ?, ?, ?::varchar[], ?, ?, ?::varchar[], ?)",
+            "insert into temp.dataset_question_rows "
+            "values (?, ?, ?, ?::varchar[], ?, ?, ?::varchar[], ?, ?::varchar[])",
             [
                 question.line_number,
                 question.question,
@@ -82,6 +83,7 @@ def _question_tables(con: duckdb.DuckDBPyConnection, folder: DatasetFolder) -> N
                 question.max_value,
                 list(question.missing),
                 question.wording,
+                list(question.meanings) if question.meanings else None,
             ],
         )
     run_script(con, ingest_query("reason_text"))

@@ -168,7 +168,8 @@ LANDING = (
         "raw.dataset_questions",
         "dataset_question_rows",
         """
-        select $load_id, $dataset, line_number, question, level, labels, min_value, max_value, missing, wording
+        select $load_id, $dataset, line_number, question, level, labels, min_value, max_value, missing, wording,
+            meanings
         from temp.dataset_question_rows order by line_number""",
     ),
     (

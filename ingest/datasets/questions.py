@@ -31,6 +31,7 @@ class Question:
     max_value: float | None
     missing: tuple[str, ...]
     wording: str | None
+    meanings: tuple[str, ...] | None = None  # what each label means, in the labels' order
 
 
 def value_key(text: str) -> str:
@@ -129,16 +130,17 @@ def _question(path: Path, line_number: int, row: dict[str, str]) -> Question:
             f"{where}: the ratio question {name!r} has a scale below 0; a ratio question takes numbers from 0 "
             f"(its distance compares two values as a share of their sum); {NOTHING}"
         )
-    wording = _with_meanings(where, name, labels, (row.get("wording") or "").strip(), row.get("meanings"))
-    return Question(line_number, name, level, labels or None, low, high, missing, wording or None)
+    wording = (row.get("wording") or "").strip() or None
+    meanings = _meanings(where, name, labels, row.get("meanings"))
+    return Question(line_number, name, level, labels or None, low, high, missing, wording, meanings)
 
 
-def _with_meanings(where: str, name: str, labels: tuple[str, ...], wording: str, cell: str | None) -> str:
-    """The wording with what coded labels mean (`meanings`: |-separated, one per label, in order):
-    `Is it abusive? (0: no; 1: yes)`, as `dwh tasks` shows a judge the question."""
+def _meanings(where: str, name: str, labels: tuple[str, ...], cell: str | None) -> tuple[str, ...] | None:
+    """What coded labels mean (`meanings`: |-separated, one per label, in the labels' order: `no|yes`
+    for `0|1`), which `dwh tasks` gives a judge beside the labels; None where not given."""
     meanings = _split(where, cell, "meanings")
     if not meanings:
-        return wording
+        return None
     if not labels:
         raise DwhError(
             f"{where}: meanings on {name!r}, which has no labels; meanings name what each label means; {NOTHING}"
@@ -148,8 +150,7 @@ def _with_meanings(where: str, name: str, labels: tuple[str, ...], wording: str,
             f"{where}: {len(meanings)} meanings for the {len(labels)} labels of {name!r}; give one meaning per label, "
             f"in the labels' order; {NOTHING}"
         )
-    said = "; ".join(f"{label}: {meaning}" for label, meaning in zip(labels, meanings))
-    return f"{wording} ({said})" if wording else said
+    return meanings
 
 
 def _split(where: str, cell: str | None, column: str) -> tuple[str, ...]:

@@ -39,7 +39,9 @@ create table if not exists raw.dataset_bins (
 -- One row per question of questions.csv (line_number: its line, the header is line 1).
 -- labels: nominal and ordinal, in their order (a label's position is its order for ordinal);
 -- null for interval and ratio. min_value / max_value: the scale's bounds when given.
--- missing: the values that mean "no judgement" (an empty value always does).
+-- missing: the values that mean "no judgement" (an empty value always does). meanings: what each
+-- label means, in the labels' order, where questions.csv gives them (`no|yes` for `0|1`); added
+-- to a warehouse made before it by ingest/raw_schema.py's ADDED_COLUMNS.
 create table if not exists raw.dataset_questions (
     load_id varchar not null,
     dataset varchar not null,
@@ -50,7 +52,8 @@ create table if not exists raw.dataset_questions (
     min_value double,
     max_value double,
     missing varchar[] not null,
-    wording varchar
+    wording varchar,
+    meanings varchar[]
 );
 
 -- One row per judgement row that landed, missing values included (is_missing: the value was empty

@@ -1,7 +1,7 @@
 -- What a judgement is checked against: the built-in sources' properties, the questions and label
 -- sets of the built-in sources (read from the project's seeds: {sources}, {questions} and {labels})
 -- and of every dataset the warehouse holds ({dataset_questions}: raw.dataset_questions, the rows the
--- next build codes the values by), and the units the last build's marts have human ratings of:
+-- next build codes the values by; a label's meaning is the question's `meanings` at its place), and the units the last build's marts have human ratings of:
 -- (dialogue, question), and for a source whose units are keyed by a movie (ReDial) the form's movie
 -- too. A dataset's label is coded by its place in the question's label order, a
 -- dataset's number by itself within its min and max where given (scale_min, scale_max), and a
@@ -56,13 +56,14 @@ select
     value_text,
     false as counts_as_missing,
     false as is_unsure,
-    cast(null as varchar) as meaning,
+    meanings[position] as meaning,
     raw.value_key(value_text) as value_key
 from (
     select
         dataset || ':' || question as label_set,
         generate_subscripts(labels, 1) as position,
-        unnest(labels) as value_text
+        unnest(labels) as value_text,
+        meanings
     from {dataset_questions}
     where labels is not null
 );

@@ -2,7 +2,8 @@
 -- (`seeds/judgement_labels.csv`) and every loaded dataset's. A dataset's nominal or ordinal
 -- question's labels are coded by their place in its order (1, 2, …: ordinal distances follow
 -- it); an interval or ratio question's labels are the numbers its judgements gave, coded by
--- themselves (its distances are theirs). A view.
+-- themselves (its distances are theirs); a label's meaning is the question's `meanings` at its
+-- place, where questions.csv gives them. A view.
 {{ config(materialized='view') }}
 
 with
@@ -31,7 +32,8 @@ listed_labels as (
     select
         label_set,
         unnest(labels) as value_text,
-        unnest(generate_series(1, len(labels))) as label_position
+        unnest(generate_series(1, len(labels))) as label_position,
+        meanings
     from dataset_questions
     where labels is not null
 
@@ -55,7 +57,8 @@ dataset_labels as (
     select
         label_set,
         cast(label_position as double) as value_code,
-        value_text
+        value_text,
+        meanings[label_position] as meaning
     from listed_labels
     union all
     select
@@ -65,7 +68,8 @@ dataset_labels as (
             when value_number = trunc(value_number) and abs(value_number) < 1e15
                 then cast(cast(value_number as bigint) as varchar)
             else cast(value_number as varchar)
-        end as value_text
+        end as value_text,
+        cast(null as varchar) as meaning
     from given_numbers
 
 ),
@@ -87,7 +91,7 @@ final as (
         value_text,
         false as counts_as_missing,
         false as is_unsure,
-        cast(null as varchar) as meaning
+        meaning
     from dataset_labels
 
 )

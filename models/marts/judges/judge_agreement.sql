@@ -41,7 +41,8 @@ mart_rows as (
         judge_figures.xrr_with_rest,
         judge_figures.alignment,
         judge_figures.alignment_p,
-        judge_figures.alignment_q
+        judge_figures.alignment_q,
+        judge_figures.min_attainable_p
     from judge_figures
     inner join questions
         on

@@ -33,7 +33,8 @@ mart_rows as (
         comparisons.xrr_difference,
         comparisons.xrr_difference_ci_low,
         comparisons.xrr_difference_ci_high,
-        comparisons.difference_p
+        comparisons.difference_p,
+        comparisons.min_attainable_p
     from comparisons
     inner join questions
         on

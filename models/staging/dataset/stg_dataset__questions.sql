@@ -19,6 +19,7 @@ final as (
         min_value,
         max_value,
         wording,
+        meanings,
         line_number
     from source
 
