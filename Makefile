@@ -47,8 +47,9 @@ test-explore: install
 test-fast: install
 	$(MAKE) -j2 --output-sync=target pytest-fast unit-tests-dbt lint-python
 
+# two workers, the tests dealt out one by one (no shared build to keep a module beside)
 pytest-fast: install
-	OPENBLAS_NUM_THREADS=1 $(BIN)/python -m pytest -q -m "not slow and not browser"
+	OPENBLAS_NUM_THREADS=1 $(BIN)/python -m pytest -q -n 2 -m "not slow and not browser"
 
 # dbt's unit tests need their models' parents to exist, not to hold data: they are built empty
 # (`--empty`) in a scratch warehouse that holds the raw tables, no rows.

@@ -23,6 +23,7 @@ from sample_data.dices import write_dices_sample
 from sample_data.duo import write_duo_sample
 from sample_data.redial import generate_conversations, write_redial_sample
 from tests.bad_input import duo_release, ingest_args, redial_folder
+from tests.dataset_folders import rated_study
 from tests.helpers import (
     REAL_DUO,
     SAMPLE_BUILD_MEMORY_LIMIT,
@@ -91,7 +92,7 @@ SAMPLE_MONTE_CARLO_QUESTIONS = ["duo/*/*", "redial/*/*", "dices/*/Q_overall"]
 
 # fixtures whose tests need a dbt build (the `slow` marker is given to every test that uses one),
 # the longest build first
-BUILT_WAREHOUSES = ("sample_build", "real_duo_build", "small_sample_build")
+BUILT_WAREHOUSES = ("sample_build", "real_duo_build", "small_sample_build", "rated_study_build")
 
 
 @pytest.fixture(scope="session")
@@ -156,6 +157,20 @@ def small_sample_build(small_sample_release: Path, tmp_path_factory: pytest.Temp
         tmp_path_factory,
         lambda folder: ingest_and_build(folder, sample_ingest_args(small_sample_release)),
     )
+
+
+@pytest.fixture(scope="session")
+def rated_study_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The rated study `rated_study` (tests/dataset_folders.py, seed 1) landed as a dataset and built:
+    where the memo's and the partial builds' cases start. Read it, or work on a copy."""
+
+    def ingest_and_build_study(folder: Path) -> Path:
+        db_path = folder / "warehouse.duckdb"
+        run_dwh(["ingest", "--dataset", str(rated_study(folder / "study", "rated_study", 1))], db_path, check=True)
+        run_dwh(["build"], db_path, check=True, env_overrides=dbt_folders(folder))
+        return db_path
+
+    return built_once_per_run("rated_study_build", tmp_path_factory, ingest_and_build_study)
 
 
 # The bad-input tests' small releases of all three sources (tests/test_bad_input_*.py): per test module,

@@ -33,18 +33,17 @@ def marts(db_path: Path) -> dict[str, pd.DataFrame]:
 
 
 @pytest.fixture(scope="module")
-def memoized(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A dataset and a judge of it, built: every memoized model holds figures."""
+def memoized(rated_study_build: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A dataset and a judge of it, built: every memoized model holds figures. The dataset's own
+    build is the session's (`rated_study_build`: the study `rated_study`, seed 1)."""
     root = tmp_path_factory.mktemp("memo")
-    db_path = root / "warehouse.duckdb"
-    run_dwh(["ingest", "--dataset", str(study(root / "study", "memo_study", 1))], db_path, check=True)
-    run_dwh(["build"], db_path, check=True)
+    db_path = Path(shutil.copyfile(rated_study_build, root / "warehouse.duckdb"))
     rng = random.Random(7)
     judges = root / "judges.csv"
     judges.write_text(
         "judge,dialogue_key,question,value\n"
         + "".join(
-            f"{judge},memo_study:u{unit},safe,{rng.choice(['yes', 'no'])}\n"
+            f"{judge},rated_study:u{unit},safe,{rng.choice(['yes', 'no'])}\n"
             for judge in ("judge_a", "judge_b")
             for unit in range(1, 21)
         )
@@ -73,19 +72,19 @@ def from_scratch(memoized: Path, other_study: Path, tmp_path_factory: pytest.Tem
 TAMPERING = {
     "group-rows-deleted": (
         "delete from intermediate.int_agreement__group_figures where question = 'safe' and group_dimension <> 'all'",
-        "memo: int_agreement__group_figures memo_study/all/judgement/safe: its stored rows no longer match",
+        "memo: int_agreement__group_figures rated_study/all/judgement/safe: its stored rows no longer match",
     ),
     "group-figure-edited": (
         "update intermediate.int_agreement__group_figures set alpha = 0.99, n_units = 0 where question = 'quality'",
-        "memo: int_agreement__group_figures memo_study/all/judgement/quality: its stored rows no longer match",
+        "memo: int_agreement__group_figures rated_study/all/judgement/quality: its stored rows no longer match",
     ),
     "judge-figure-edited": (
         "update intermediate.int_judges__agreement set xrr = -0.5 where judge = 'judge_a'",
-        "memo: int_judges__agreement judge_a/memo_study/all/judgement/safe: its stored rows no longer match",
+        "memo: int_judges__agreement judge_a/rated_study/all/judgement/safe: its stored rows no longer match",
     ),
     "pair-row-deleted": (
         "delete from intermediate.int_judges__comparison where reference_value <> 'all'",
-        "memo: int_judges__comparison judge_a/judge_b/memo_study/all/judgement/safe: its stored rows no longer match",
+        "memo: int_judges__comparison judge_a/judge_b/rated_study/all/judgement/safe: its stored rows no longer match",
     ),
 }
 
@@ -124,6 +123,6 @@ def test_an_untouched_memo_is_reused_and_says_nothing(memoized: Path, other_stud
     after = query(
         db_path,
         "select distinct question, computed_at from intermediate.int_agreement__group_figures "
-        "where source = 'memo_study'",
+        "where source = 'rated_study'",
     )
     assert sorted(after) == sorted(before)  # reused: computed when first built

@@ -21,12 +21,9 @@ FIGURES_LEFT_OUT = (
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("partial")
-    db_path = root / "warehouse.duckdb"
-    run_dwh(["ingest", "--dataset", str(rated_study(root / "study", "rated_study", 1))], db_path, check=True)
-    run_dwh(["build"], db_path, check=True)
-    return db_path
+def built(rated_study_build: Path) -> Path:
+    """The study `rated_study`, seed 1, built (the session's: tests/conftest.py); every case copies it."""
+    return rated_study_build
 
 
 def with_a_rating_changed(built: Path, tmp_path: Path) -> Path:

@@ -89,6 +89,7 @@ def test_remove_without_a_name_or_with_both_is_a_usage_error(two_studies: Path) 
         assert completed.stderr.splitlines()[-1].startswith("dwh remove: error: ")
 
 
+@pytest.mark.slow  # three builds
 def test_a_removed_judge_and_dataset_leave_the_marts_after_the_next_build(two_studies: Path, tmp_path: Path) -> None:
     run_dwh(["build"], two_studies, check=True)
     rows = [

@@ -18,6 +18,8 @@ from ingest.recipes import run_recipe
 from sample_data.datasets import write_datasets_sample
 from tests.helpers import BuiltWarehouse, dbt_folders, ingest_and_build, query, run_dwh
 
+pytestmark = pytest.mark.slow  # every case reads a build (its own, the module's or the session's)
+
 SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 STUDY = "chatbot_study"
 
