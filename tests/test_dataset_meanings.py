@@ -11,7 +11,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from ingest.errors import DwhError
+from common.errors import DwhError
 from ingest.raw_schema import ensure_raw_schema, refuse_foreign_raw_tables
 from tests.bad_input import the_one_error
 from tests.dataset_folders import rated_study
