@@ -418,7 +418,7 @@ def test_values_that_break_documented_rules_fail_the_build_naming_them(tmp_path:
     test_file.write_text(test_file.read_text() + json.dumps(CONVERSATION_391) + "\n")
     db_path = tmp_path / "warehouse.duckdb"
     run_dwh(["ingest", "--duo", str(duo), "--redial", str(redial)], db_path, check=True)
-    failing = ["int_duo__subjective_scores_rules", "int_duo__objective_scores_rules", "redial_conversation_ids_unique"]
+    failing = ["int_duo__scores_rules", "redial_conversation_ids_unique"]
     built = run_dwh(["build", *selecting(*failing)], db_path)
     assert built.returncode == 1
     assert "Traceback" not in built.stderr
@@ -430,7 +430,7 @@ def test_values_that_break_documented_rules_fail_the_build_naming_them(tmp_path:
     def subjective(rule: str) -> list[tuple]:
         return [
             (r["dialogue_key"], r["metric"], r["score_raw"], r["score_problem"])
-            for r in rows["int_duo__subjective_scores_rules"]
+            for r in rows["int_duo__scores_rules"]
             if r["broken_rule"] == rule
         ]
 
@@ -439,13 +439,15 @@ def test_values_that_break_documented_rules_fail_the_build_naming_them(tmp_path:
         ("duo:en:0002", "consistency", '"five"', "not a number: a JSON string"),
         ("duo:en:0003", "empathy", '"4"', "not a number: a JSON string"),
     ]
-    assert {r["broken_rule"] for r in rows["int_duo__subjective_scores_rules"]} == {
+    assert {r["broken_rule"] for r in rows["int_duo__scores_rules"]} == {
         "duo_subjective_score_is_integer_1_to_5",
         "duo_subjective_score_is_a_json_number",
+        "duo_objective_score_is_a_json_number",
     }
     assert [
         (r["broken_rule"], r["dialogue_key"], r["metric"], r["annotator_slot"], r["score_raw"], r["score_problem"])
-        for r in rows["int_duo__objective_scores_rules"]
+        for r in rows["int_duo__scores_rules"]
+        if r["rating_kind"] == "objective"
     ] == [
         (
             "duo_objective_score_is_a_json_number",

@@ -10,7 +10,8 @@ turns as (
 
 objective_scores as (
 
-    select * from {{ ref('int_duo__objective_scores') }}
+    select * from {{ ref('int_duo__scores') }}
+    where rating_kind = 'objective'
 
 ),
 
