@@ -56,6 +56,10 @@ def judge_rows(values: dict) -> list[dict]:
     return rows
 
 
+# the judges' marts: what the builds given vars rebuild, with everything they read
+JUDGE_MARTS = ("judge_agreement", "judge_comparison", "judge_replacement", "judge_replacement_raters")
+
+
 @pytest.fixture(scope="module")
 def builds(tmp_path_factory: pytest.TempPathFactory) -> dict:
     """The study built with the default ε and minimum units, then with `alt_test_epsilon: 0.25` in its
@@ -81,8 +85,15 @@ def builds(tmp_path_factory: pytest.TempPathFactory) -> dict:
     manifest = folder / "dataset.yml"
     manifest.write_text(manifest.read_text() + "alt_test_epsilon: 0.25\n")
     run_dwh(["ingest", "--dataset", str(folder)], db, check=True, env_overrides=env)
-    built("from dataset.yml", "--vars", json.dumps({"alt_test_min_units": MIN_UNITS}))
-    built("from the var", "--vars", json.dumps({"alt_test_min_units": MIN_UNITS, "alt_test_epsilon": 0.05}))
+    # builds given vars run as given (no plan): the judges' marts and what they read, every test of them
+    judges_lineage = ["--select", *(f"+{mart}" for mart in JUDGE_MARTS)]
+    built("from dataset.yml", *judges_lineage, "--vars", json.dumps({"alt_test_min_units": MIN_UNITS}))
+    built(
+        "from the var",
+        *judges_lineage,
+        "--vars",
+        json.dumps({"alt_test_min_units": MIN_UNITS, "alt_test_epsilon": 0.05}),
+    )
     return copies
 
 
