@@ -19,7 +19,7 @@
     end
 {%- endmacro %}
 
-{#- The three columns both score models carry: the JSON text as written, the number, and why it is none. -#}
+{#- The three columns of a score (int_duo__scores, both kinds): the JSON text as written, the number, and why it is none. -#}
 {% macro duo_score_columns(json_value) -%}
     coalesce(cast({{ json_value }} as varchar), 'null') as score_raw,
         {{ duo_score_number(json_value) }} as score,
