@@ -14,12 +14,3 @@
 {% macro duo_annotator_key(dialogue_key, annotator_slot) -%}
     {{ dialogue_key }} || ':annotator' || {{ annotator_slot }}
 {%- endmacro %}
-
-{#- Who gave a DUO score: the user who talked in the dialogue rated it (subjective); the annotators
-    are anonymous slots per dialogue (objective). -#}
-{% macro duo_rater_key(rating_kind, user_key, dialogue_key, annotator_slot) -%}
-    case
-        when {{ rating_kind }} = 'subjective' then {{ user_key }}
-        else {{ duo_annotator_key(dialogue_key, annotator_slot) }}
-    end
-{%- endmacro %}

@@ -12,14 +12,10 @@ turns as (
 
 ),
 
-dialogue_users as (
+turn_counts as (
 
-    -- the user who talked in a dialogue is the one who rated it (subjective evaluation)
     select
         dialogue_key,
-        min(user_id) as user_id,
-        min(speaker_key) filter (where speaker_role = 'user') as user_key,
-        count(distinct user_id) as n_distinct_users,
         count(*) as n_turns
     from turns
     group by dialogue_key
@@ -35,7 +31,7 @@ final as (
         dialogues.language,
         dialogues.path_setting as setting,
         dialogues.setting as file_setting,
-        coalesce(dialogue_users.n_turns, 0) as n_turns,
+        coalesce(turn_counts.n_turns, 0) as n_turns,
         dialogues.system_model,
         case dialogues.style_prompt_raw
             when 'ent' then 'aligned'
@@ -47,14 +43,14 @@ final as (
         dialogues.episode,
         dialogues.topic,
         dialogues.objective_evaluation is not null as has_objective_evaluation,
-        dialogue_users.user_id,
-        dialogue_users.user_key,
-        coalesce(dialogue_users.n_distinct_users, 0) as n_distinct_users,
+        -- the user who talked in a dialogue is the one who rated it (subjective evaluation)
+        dialogues.user_ids[1] as user_id,
+        {{ duo_user_key('dialogues.language', 'dialogues.user_ids[1]') }} as user_key,
+        coalesce(len(dialogues.user_ids), 0) as n_distinct_users,
         dialogues.file_path as source_file,
         dialogues.dialogue_id_json_type
     from dialogues
-    left join dialogue_users
-        on dialogues.dialogue_key = dialogue_users.dialogue_key
+    left join turn_counts on dialogues.dialogue_key = turn_counts.dialogue_key
 
 )
 

@@ -9,12 +9,6 @@ scores as (
 
 ),
 
-dialogues as (
-
-    select * from {{ ref('int_duo__dialogues') }}
-
-),
-
 final as (
 
     select
@@ -25,13 +19,11 @@ final as (
         scores.dialogue_key as unit_key,
         scores.dialogue_key,
         cast(null as varchar) as movie_id,
-        {{ duo_rater_key('scores.rating_kind', 'dialogues.user_key', 'scores.dialogue_key', 'scores.annotator_slot') }}
-            as rater_key,
+        scores.rater_key,
         cast(scores.score as integer) as value_code,
         cast(null as varchar) as judgement_round,
         cast(null as bigint) as judgement_row
     from scores
-    left join dialogues on scores.dialogue_key = dialogues.dialogue_key
 
 )
 

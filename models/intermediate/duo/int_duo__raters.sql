@@ -2,9 +2,12 @@
 -- and the anonymous third-party annotators, three slots per evaluated dialogue.
 with
 
-turns as (
+dialogue_users as (
 
-    select * from {{ ref('int_duo__turns') }}
+    select
+        language,
+        unnest(user_ids) as user_id
+    from {{ ref('stg_duo__dialogues') }}
 
 ),
 
@@ -18,19 +21,18 @@ objective_scores as (
 users as (
 
     select distinct
-        speaker_key as rater_key,
+        {{ duo_user_key('language', 'user_id') }} as rater_key,
         'duo_user' as rater_role,
         user_id as source_rater_id,
         language
-    from turns
-    where speaker_raw = 'Human' and user_id is not null
+    from dialogue_users
 
 ),
 
 annotators as (
 
     select distinct
-        {{ duo_annotator_key('dialogue_key', 'annotator_slot') }} as rater_key,
+        rater_key,
         'duo_annotator' as rater_role,
         language,
         dialogue_key,

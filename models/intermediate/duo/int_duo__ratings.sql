@@ -7,12 +7,6 @@ scores as (
 
 ),
 
-dialogues as (
-
-    select * from {{ ref('int_duo__dialogues') }}
-
-),
-
 final as (
 
     select
@@ -23,8 +17,7 @@ final as (
         || scores.metric
         || coalesce(':' || scores.annotator_slot, '') as rating_id,
         scores.dialogue_key,
-        {{ duo_rater_key('scores.rating_kind', 'dialogues.user_key', 'scores.dialogue_key', 'scores.annotator_slot') }}
-            as rater_key,
+        scores.rater_key,
         scores.rating_kind,
         scores.metric as question,
         scores.annotator_slot,
@@ -33,7 +26,6 @@ final as (
         scores.published_mean,
         'duo' as source
     from scores
-    left join dialogues on scores.dialogue_key = dialogues.dialogue_key
 
 )
 

@@ -1,7 +1,7 @@
 -- One row per score DUO publishes, of both kinds: the user's own (subjective, one per metric of
 -- their dialogue) and each third-party annotator's (objective, the annotator slot its position in
--- the metric's list, beside the published mean the list summarises). The one place DUO's scores
--- are read out of the files: ratings, judgements and raters read them here.
+-- the metric's list, beside the published mean the list summarises), with who gave it. The one
+-- place DUO's scores are read out of the files: ratings, judgements and raters read them here.
 with
 
 dialogues as (
@@ -10,15 +10,10 @@ dialogues as (
         dialogue_key,
         language,
         path_setting as setting,
-        subjective_evaluation
+        user_ids[1] as user_id,
+        subjective_evaluation,
+        objective_evaluation
     from {{ ref('stg_duo__dialogues') }}
-    where subjective_evaluation is not null
-
-),
-
-objective_metrics as (
-
-    select * from {{ ref('int_duo__objective_metrics') }}
 
 ),
 
@@ -28,9 +23,11 @@ subjective_metrics as (
         dialogue_key,
         language,
         setting,
+        user_id,
         subjective_evaluation,
         unnest(json_keys(subjective_evaluation)) as metric
     from dialogues
+    where subjective_evaluation is not null
 
 ),
 
@@ -42,10 +39,42 @@ subjective as (
         setting,
         'subjective' as rating_kind,
         metric,
+        user_id,
         cast(null as bigint) as annotator_slot,
         subjective_evaluation -> metric as score_json,
         cast(null as double) as published_mean
     from subjective_metrics
+
+),
+
+objective_keys as (
+
+    select
+        dialogue_key,
+        language,
+        setting,
+        objective_evaluation,
+        unnest(json_keys(objective_evaluation)) as evaluation_key
+    from dialogues
+    where objective_evaluation is not null
+
+),
+
+-- an objective evaluation writes each metric twice: `<metric>` the published mean and
+-- `<metric>_scores` the annotators' list it summarises (int_duo__objective_metrics checks the pair)
+objective_lists as (
+
+    select
+        dialogue_key,
+        language,
+        setting,
+        regexp_replace(evaluation_key, '_scores$', '') as metric,
+        objective_evaluation -> evaluation_key as score_list,
+        try_cast(objective_evaluation ->> regexp_replace(evaluation_key, '_scores$', '') as double) as published_mean
+    from objective_keys
+    where
+        evaluation_key like '%\_scores' escape '\'
+        and json_type(objective_evaluation -> evaluation_key) = 'ARRAY'
 
 ),
 
@@ -57,11 +86,10 @@ objective as (
         setting,
         'objective' as rating_kind,
         metric,
-        unnest(cast(scores_raw as json[])) as score_json,
-        generate_subscripts(cast(scores_raw as json[]), 1) as annotator_slot,
+        unnest(cast(score_list as json[])) as score_json,
+        generate_subscripts(cast(score_list as json[]), 1) as annotator_slot,
         published_mean
-    from objective_metrics
-    where json_type(cast(scores_raw as json)) = 'ARRAY'
+    from objective_lists
 
 ),
 
@@ -82,6 +110,12 @@ final as (
         rating_kind,
         metric,
         annotator_slot,
+        -- the user who talked in the dialogue rated it (subjective); the annotators are anonymous
+        -- slots per dialogue (objective)
+        case
+            when rating_kind = 'subjective' then {{ duo_user_key('language', 'user_id') }}
+            else {{ duo_annotator_key('dialogue_key', 'annotator_slot') }}
+        end as rater_key,
         {{ duo_score_columns('score_json') }},
         published_mean
     from scores

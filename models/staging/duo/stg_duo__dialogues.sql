@@ -41,7 +41,15 @@ renamed as (
             when json_type(document, '$.subjective_evaluation') = 'OBJECT'
                 then document -> '$.subjective_evaluation'
         end as subjective_evaluation,
-        document -> '$.dialogue' as messages
+        document -> '$.dialogue' as messages,
+        -- who talked: the distinct `user_id`s the Human messages carry (one, for a sound file)
+        case
+            when json_type(document, '$.dialogue') = 'ARRAY'
+                then list_sort(list_distinct(list_transform(
+                    list_filter(cast(document -> '$.dialogue' as json[]), message -> (message ->> 'speaker') = 'Human'),
+                    message -> (message ->> 'user_id')
+                )))
+        end as user_ids
     from parsed
 
 )
