@@ -1,6 +1,6 @@
 -- The card: every third-party score is an integer 1-5. Tested where the scores first appear (the
--- staged dialogue's objective_evaluation), so that no other test failing on the way to
--- int_duo__scores (a published mean, say) can skip it: one row per score off the scale,
+-- staged dialogue's objective_evaluation), so that it runs even where a test of the staged
+-- dialogues fails and dbt skips int_duo__scores after them: one row per score off the scale,
 -- naming the dialogue, its file, the metric and the annotator slot. A value that is no number fails
 -- duo_objective_score_is_a_json_number instead.
 with

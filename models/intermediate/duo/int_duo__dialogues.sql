@@ -43,9 +43,8 @@ final as (
         dialogues.episode,
         dialogues.topic,
         dialogues.objective_evaluation is not null as has_objective_evaluation,
-        -- the user who talked in a dialogue is the one who rated it (subjective evaluation)
-        dialogues.user_ids[1] as user_id,
-        {{ duo_user_key('dialogues.language', 'dialogues.user_ids[1]') }} as user_key,
+        dialogues.user_id,
+        {{ duo_user_key('dialogues.language', 'dialogues.user_id') }} as user_key,
         coalesce(len(dialogues.user_ids), 0) as n_distinct_users,
         dialogues.file_path as source_file,
         dialogues.dialogue_id_json_type

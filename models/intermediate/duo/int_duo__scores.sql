@@ -10,7 +10,7 @@ dialogues as (
         dialogue_key,
         language,
         path_setting as setting,
-        user_ids[1] as user_id,
+        user_id,
         subjective_evaluation,
         objective_evaluation
     from {{ ref('stg_duo__dialogues') }}

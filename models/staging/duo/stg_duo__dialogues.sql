@@ -52,6 +52,16 @@ renamed as (
         end as user_ids
     from parsed
 
+),
+
+final as (
+
+    select
+        *,
+        -- the user who talked rated the dialogue (subjective evaluation)
+        user_ids[1] as user_id
+    from renamed
+
 )
 
-select * from renamed
+select * from final
