@@ -1,10 +1,14 @@
 """Helpers the tests share: running `dwh` as users do and reading what a build left behind.
 (Fixtures live in conftest.py; tests import these functions from here, never from conftest.)"""
 
+import contextlib
+import io
 import os
 import shutil
+import signal
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,11 +28,57 @@ def run_dwh(
     completed = subprocess.run(
         [sys.executable, "-m", "dwh.cli", *args], cwd=PROJECT_ROOT, env=env, capture_output=True, text=True
     )
+    return _checked(completed, args, check)
+
+
+def _checked(completed: subprocess.CompletedProcess, args: list[str], check: bool) -> subprocess.CompletedProcess:
     if check and completed.returncode != 0:
         raise AssertionError(
             f"dwh {' '.join(args)} exited {completed.returncode}\n{completed.stdout}\n{completed.stderr}"
         )
     return completed
+
+
+def run_dwh_in_this_process(
+    args: list[str], db_path: Path, check: bool = False, env_overrides: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
+    """`run_dwh`, but `dwh.cli.main` called in this pytest worker, its output captured: for the many
+    tests of what `dwh ingest` or `dwh recipe` answers a file, where starting Python and DuckDB again
+    (about 0.37 CPU s a command) is most of what a subprocess costs. What the process itself does
+    (signals, `run`'s exit, locks held by other processes, a build's dbt child) keeps `run_dwh`.
+    The command's environment, working folder, signal handlers and its marking of pandas as absent
+    are this worker's again afterwards."""
+    from dwh.cli import main
+
+    stdout, stderr = io.StringIO(), io.StringIO()
+    env = {"DWH_DB_PATH": str(db_path), **(env_overrides or {})}
+    with _process_state_restored(env), contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+        returncode = main(args)
+    completed = subprocess.CompletedProcess(["dwh", *args], returncode, stdout.getvalue(), stderr.getvalue())
+    return _checked(completed, args, check)
+
+
+TERMINATIONS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+@contextlib.contextmanager
+def _process_state_restored(env: dict[str, str]) -> Iterator[None]:
+    saved_env, saved_cwd = dict(os.environ), Path.cwd()
+    saved_handlers = {termination: signal.getsignal(termination) for termination in TERMINATIONS}
+    had_pandas = "pandas" in sys.modules
+    os.environ.pop("DWH_DEBUG", None)
+    os.environ.update(env)
+    os.chdir(PROJECT_ROOT)
+    try:
+        yield
+    finally:
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+        for termination, handler in saved_handlers.items():
+            signal.signal(termination, handler)
+        if not had_pandas and sys.modules.get("pandas", "imported") is None:
+            del sys.modules["pandas"]  # dwh.cli's _keep_pandas_out: the worker's tests may import it
 
 
 def selecting(*tests: str) -> list[str]:

@@ -12,11 +12,11 @@ import pytest
 
 from tests.bad_input import checksum, the_one_error
 from tests.dataset_folders import GOOD_JUDGEMENTS, write_dataset
-from tests.helpers import run_dwh
+from tests.helpers import run_dwh_in_this_process
 
 
 def ingest(db_path: Path, folder: Path):
-    return run_dwh(["ingest", "--dataset", str(folder)], db_path)
+    return run_dwh_in_this_process(["ingest", "--dataset", str(folder)], db_path)
 
 
 @pytest.mark.parametrize("name", ["dataset.yml", "questions.csv", "judgements.csv"])
@@ -38,7 +38,9 @@ def test_a_fifo_given_to_a_recipe_is_named_as_a_fifo(tmp_path: Path) -> None:
     src = tmp_path / "release"
     src.mkdir()
     os.mkfifo(src / "ConvAbuseEMNLPfull.csv")
-    completed = run_dwh(["recipe", "convabuse", str(src), str(tmp_path / "out")], tmp_path / "unused.duckdb")
+    completed = run_dwh_in_this_process(
+        ["recipe", "convabuse", str(src), str(tmp_path / "out")], tmp_path / "unused.duckdb"
+    )
     assert the_one_error(completed) == (
         f"dwh: error: {src / 'ConvAbuseEMNLPfull.csv'}: is a FIFO (named pipe), not a regular file; give the folder "
         "holding ConvAbuse's ConvAbuseEMNLPfull.csv"
@@ -112,7 +114,7 @@ def test_a_truncated_multipico_file_is_named_with_its_line_and_column(
     (src / file_name).write_text(text[: int(len(text) * cut)])
     out = tmp_path / "out"
 
-    completed = run_dwh(["recipe", "multipico", str(src), str(out)], tmp_path / "unused.duckdb")
+    completed = run_dwh_in_this_process(["recipe", "multipico", str(src), str(out)], tmp_path / "unused.duckdb")
 
     line = the_one_error(completed)
     assert line.startswith(f"dwh: error: {src / file_name}: not valid JSON, line "), line

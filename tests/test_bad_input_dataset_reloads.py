@@ -10,14 +10,14 @@ import pytest
 
 from tests.bad_input import checksum, the_one_error
 from tests.dataset_folders import MANIFEST, write_dataset
-from tests.helpers import query, run_dwh
+from tests.helpers import query, run_dwh_in_this_process
 
 TITLE = "A small chatbot study"
 HELD = "(12 judgement(s), 5 rater(s), 3 unit(s))"
 
 
 def ingest(db_path: Path, folder: Path, *flags: str):
-    return run_dwh(["ingest", "--dataset", str(folder), *flags], db_path)
+    return run_dwh_in_this_process(["ingest", "--dataset", str(folder), *flags], db_path)
 
 
 def titled(title: str) -> str:
@@ -98,7 +98,7 @@ def test_a_namesake_refused_beside_a_good_dataset_loads_neither(tmp_path: Path, 
     before = checksum(db_path)
     good = write_dataset(tmp_path / "good", name="good_study")
     other = write_dataset(tmp_path / "other", manifest=titled("Another team's study"))
-    completed = run_dwh(["ingest", "--dataset", str(good), "--dataset", str(other)], db_path)
+    completed = run_dwh_in_this_process(["ingest", "--dataset", str(good), "--dataset", str(other)], db_path)
     assert "would replace that study" in the_one_error(completed)
     assert checksum(db_path) == before
 

@@ -13,11 +13,13 @@ import pytest
 
 from tests.bad_input import checksum, the_one_error
 from tests.dataset_folders import GOOD_JUDGEMENTS, MANIFEST, QUESTIONS, RATERS, write_dataset
-from tests.helpers import query, run_dwh
+from tests.helpers import query, run_dwh_in_this_process
 
 
 def ingest_dataset(db_path: Path, *folders: Path):
-    return run_dwh(["ingest", *(arg for folder in folders for arg in ("--dataset", str(folder)))], db_path)
+    return run_dwh_in_this_process(
+        ["ingest", *(arg for folder in folders for arg in ("--dataset", str(folder)))], db_path
+    )
 
 
 def rejects(db_path: Path) -> list[tuple]:

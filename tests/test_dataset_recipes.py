@@ -12,7 +12,7 @@ import yaml
 
 from ingest.recipes.convabuse import FILE, SECONDARY
 from tests.bad_input import the_one_error
-from tests.helpers import PROJECT_ROOT, query, run_dwh
+from tests.helpers import PROJECT_ROOT, query, run_dwh_in_this_process
 
 SHARED_DATA = PROJECT_ROOT.parent / "shared" / "data"
 CONVABUSE = SHARED_DATA / "convabuse"
@@ -29,9 +29,9 @@ def release(folder: Path) -> Path:
 def recipe_and_ingest(name: str, src: Path, tmp_path: Path) -> tuple[Path, Path, str]:
     """The recipe's folder, the warehouse it was ingested into, and the ingest's output."""
     out, db_path = tmp_path / name, tmp_path / "warehouse.duckdb"
-    written = run_dwh(["recipe", name, str(src), str(out)], db_path, check=True)
+    written = run_dwh_in_this_process(["recipe", name, str(src), str(out)], db_path, check=True)
     assert written.stdout.splitlines()[-1] == f"recipe {name}: load it with dwh ingest --dataset {out}"
-    landed = run_dwh(["ingest", "--dataset", str(out)], db_path, check=True)
+    landed = run_dwh_in_this_process(["ingest", "--dataset", str(out)], db_path, check=True)
     return out, db_path, landed.stdout
 
 
@@ -182,7 +182,7 @@ def test_a_recipe_given_a_wrong_src_is_one_line(tmp_path: Path) -> None:
         ),
     }
     for (name, src), answer in answers.items():
-        assert the_one_error(run_dwh(["recipe", name, str(src), str(out)], db_path)) == answer
+        assert the_one_error(run_dwh_in_this_process(["recipe", name, str(src), str(out)], db_path)) == answer
     assert not out.exists()
 
 
@@ -190,7 +190,9 @@ def test_a_convabuse_file_without_its_columns_is_one_line_and_writes_nothing(tmp
     src = tmp_path / "release"
     src.mkdir()
     (src / "ConvAbuseEMNLPfull.csv").write_text("example_no,annotator_id,conv_id\n0,Annotator1,1\n")
-    completed = run_dwh(["recipe", "convabuse", str(src), str(tmp_path / "out")], tmp_path / "unused.duckdb")
+    completed = run_dwh_in_this_process(
+        ["recipe", "convabuse", str(src), str(tmp_path / "out")], tmp_path / "unused.duckdb"
+    )
     assert the_one_error(completed) == (
         f"dwh: error: {src / 'ConvAbuseEMNLPfull.csv'}: no column 'prev_agent'; not ConvAbuse's "
         "ConvAbuseEMNLPfull.csv as published"
@@ -211,8 +213,12 @@ def test_convabuse_one_hot_cells_written_as_floats_give_the_same_dataset(tmp_pat
         for column in one_hot:
             con.execute(f"""update rows set "{column}" = "{column}" || '.0' where "{column}" in ('0', '1')""")
         con.execute(f"copy rows to '{floats / FILE}' (format csv, header true)")
-    as_published = run_dwh(["recipe", "convabuse", str(src), str(tmp_path / "a")], tmp_path / "a.duckdb", check=True)
-    as_floats = run_dwh(["recipe", "convabuse", str(floats), str(tmp_path / "b")], tmp_path / "b.duckdb", check=True)
+    as_published = run_dwh_in_this_process(
+        ["recipe", "convabuse", str(src), str(tmp_path / "a")], tmp_path / "a.duckdb", check=True
+    )
+    as_floats = run_dwh_in_this_process(
+        ["recipe", "convabuse", str(floats), str(tmp_path / "b")], tmp_path / "b.duckdb", check=True
+    )
     assert as_published.returncode == as_floats.returncode == 0
     published = (tmp_path / "a" / "judgements.csv").read_text()
     assert (tmp_path / "b" / "judgements.csv").read_text() == published
@@ -227,7 +233,9 @@ def test_a_convabuse_file_without_any_judgement_is_one_line_and_writes_nothing(t
     row = ["0", "Annotator1", "1", "hi", "hello", "how can I help", "you cannot", "E.L.I.Z.A."]
     row += ["0"] * (len(SEVERITY_COLUMNS) + len(SECONDARY))
     (src / FILE).write_text(",".join(header) + "\n" + ",".join(row) + "\n")
-    completed = run_dwh(["recipe", "convabuse", str(src), str(tmp_path / "out")], tmp_path / "unused.duckdb")
+    completed = run_dwh_in_this_process(
+        ["recipe", "convabuse", str(src), str(tmp_path / "out")], tmp_path / "unused.duckdb"
+    )
     assert the_one_error(completed) == (
         f"dwh: error: {src / FILE}: no judgement: no row has a 1 in any of is_abuse.-3, is_abuse.-2, is_abuse.-1, "
         "is_abuse.0, is_abuse.1; not ConvAbuse's ConvAbuseEMNLPfull.csv as published"
@@ -236,5 +244,5 @@ def test_a_convabuse_file_without_any_judgement_is_one_line_and_writes_nothing(t
 
 
 def test_recipe_list_names_every_recipe(tmp_path: Path) -> None:
-    completed = run_dwh(["recipe", "--list"], tmp_path / "unused.duckdb", check=True)
+    completed = run_dwh_in_this_process(["recipe", "--list"], tmp_path / "unused.duckdb", check=True)
     assert [line.split()[0] for line in completed.stdout.splitlines()] == ["convabuse", "lewidi", "multipico"]
