@@ -11,9 +11,11 @@
     table, a grouping of the hashes, and a grouping of the 97 million first judgements by their six
     text keys ran out of memory there). Only the values whose hash repeats are then compared as
     themselves: two different values sharing a hash are not reported, so the answer is the plain
-    test's.
+    test's. `after` (optional, e.g. `ref('int_agreement__judgements')`) only orders the test after
+    that model, which it does not read: two scans of every rating under the build's one memory
+    bound spill side by side.
 -#}
-{% test unique_at_scale(model, column_name) %}
+{% test unique_at_scale(model, column_name, after=none) %}
 {{ repeated_at_scale(model, [column_name], ['unique_field'], 'n_records', column_name ~ ' is not null') }}
 {% endtest %}
 

@@ -1,6 +1,10 @@
 -- Every landed record that did not reach the marts, with the reason. The landed records and the
 -- key each should have are what the sources declare (`int_reconciliation__landed_records`); the
 -- keys the marts hold are read from the marts themselves, the layer being checked.
+-- Scheduled after the agreement spine's one big table (a dependency in order only, nothing is read
+-- from it): both scan every rating under the build's one memory bound, and side by side they spill
+-- (at scale 10 the spine's table took 129 s beside this mart, 35 s without it: BENCHMARKS.md).
+-- depends_on: {{ ref('int_agreement__judgements') }}
 with
 
 landed as (
