@@ -97,18 +97,19 @@
 {%- endmacro %}
 
 {#-
-    One row per (record, question column) of both releases, empty answers included: each release
-    unpivots only its own question columns (`Q…`), keeping the other columns its CTE selected,
-    with the answer as released in `answer` and the column's name in `question`. The one place
-    the wide records become long (`int_dices__answers` for the ratings, `int_dices__judgements`
-    for the agreement figures).
+    One row per (record, question column) of both releases, empty answers included: each record
+    unpivots only its own release's question columns (the `dices_questions` seed's rows of its
+    `dataset_config`; the other release's columns are null in its row of `stg_dices__ratings`),
+    keeping the other columns `ratings` selected, with the answer as released in `answer` and the
+    column's name in `question`. The one place the wide records become long (`int_dices__answers`
+    for the ratings, `int_dices__judgements` for the agreement figures).
 -#}
-{% macro dices_unpivot_answers(ratings_350, ratings_990) -%}
-    select *
-    from {{ ratings_350 }}
-    unpivot include nulls (answer for question in (columns('^Q')))
-    union all by name
-    select *
-    from {{ ratings_990 }}
-    unpivot include nulls (answer for question in (columns('^Q')))
+{% macro dices_unpivot_answers(ratings) -%}
+    select unpivoted.*
+    from {{ ratings }}
+    unpivot include nulls (answer for question in (columns('^Q'))) as unpivoted
+    inner join {{ ref('dices_questions') }} as release_questions
+        on
+            unpivoted.dataset_config = release_questions.dataset_config
+            and unpivoted.question = release_questions.question
 {%- endmacro %}

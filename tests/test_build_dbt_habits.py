@@ -180,7 +180,7 @@ def test_exposures_show_what_a_superset_chart_depends_on(
     names = set(listed.stdout.split())
     # the agreement chart reads the judgements feed, which each source declares in its own folder
     agreement_lineage = {"int_agreement__judgements", "int_dices__judgements"}
-    assert {"agreement", "ratings", "stg_dices__ratings_350", *agreement_lineage} <= names
+    assert {"agreement", "ratings", "stg_dices__ratings", *agreement_lineage} <= names
     assert "score_correlations" not in names  # a notebook's, not a chart's
 
 

@@ -1,7 +1,7 @@
 -- The DICES ratings in the CSV's shape, for BI users: one row per (release, CSV id) with the rater,
 -- the item, the demographics and every question column of both releases under its header name
 -- (a column of the other release is null). A view over `int_dices__rows` and, for the text and
--- the answers, the two staging models: nothing is copied.
+-- the answers, the staging model: nothing is copied.
 {{ config(materialized='view') }}
 
 with
@@ -19,35 +19,15 @@ answer_rows as (
 
 ),
 
-texts_350 as (
-
-    select
-        '350' as dataset_config,
-        row_number,
-        context,
-        response,
-        columns('^Q')
-    from {{ ref('stg_dices__ratings_350') }}
-
-),
-
-texts_990 as (
-
-    select
-        '990' as dataset_config,
-        row_number,
-        context,
-        response,
-        columns('^Q')
-    from {{ ref('stg_dices__ratings_990') }}
-
-),
-
 record_texts as (
 
-    select * from texts_350
-    union all by name
-    select * from texts_990
+    select
+        dataset_config,
+        row_number,
+        context,
+        response,
+        columns('^Q')
+    from {{ ref('stg_dices__ratings') }}
 
 ),
 

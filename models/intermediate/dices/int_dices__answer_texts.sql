@@ -3,23 +3,15 @@
 -- answer carries instead of its text. A handful of rows (the labels of the vocabularies).
 with
 
-ratings_350 as (
+ratings as (
 
-    select columns('^Q') from {{ ref('stg_dices__ratings_350') }}
-
-),
-
-ratings_990 as (
-
-    select columns('^Q') from {{ ref('stg_dices__ratings_990') }}
+    select columns('^Q') from {{ ref('stg_dices__ratings') }}
 
 ),
 
 texts as (
 
-    select unnest([*columns('^Q')]) as answer from ratings_350
-    union
-    select unnest([*columns('^Q')]) as answer from ratings_990
+    select distinct unnest([*columns('^Q')]) as answer from ratings
 
 ),
 

@@ -1,28 +1,18 @@
--- One row per (CSV record, question column): one UNPIVOT per release of its own question columns
--- (nulls included, so a missing answer stays visible), stored as three integers: the record
+-- One row per (CSV record, question column): each record unpivoted over its own release's
+-- question columns (nulls included, so a missing answer stays visible), stored as three integers: the record
 -- (`row_ref`, see int_dices__rows), the question (`question_ref`, int_dices__questions) and the
 -- answer text (`answer_ref`, int_dices__answer_texts; null where the CSV field is null).
 -- ~31 million rows at scale 10: writing them as integers instead of repeated text is most of
 -- what makes the build fast; `int_dices__ratings` joins the text back for the `ratings` mart.
 with
 
-ratings_350 as (
+ratings as (
 
     select
         dataset_config,
         row_ref,
         columns('^Q')
-    from {{ ref('stg_dices__ratings_350') }}
-
-),
-
-ratings_990 as (
-
-    select
-        dataset_config,
-        row_ref,
-        columns('^Q')
-    from {{ ref('stg_dices__ratings_990') }}
+    from {{ ref('stg_dices__ratings') }}
 
 ),
 
@@ -40,7 +30,7 @@ answer_texts as (
 
 unpivoted as (
 
-    {{ dices_unpivot_answers('ratings_350', 'ratings_990') }}
+    {{ dices_unpivot_answers('ratings') }}
 
 ),
 

@@ -11,25 +11,10 @@
 
 with
 
-ratings_350 as (
-
-    select columns(column_name -> list_contains([{{ item_column_names }}], column_name))
-    from {{ ref('stg_dices__ratings_350') }}
-
-),
-
-ratings_990 as (
-
-    select columns(column_name -> list_contains([{{ item_column_names }}], column_name))
-    from {{ ref('stg_dices__ratings_990') }}
-
-),
-
 answer_rows as (
 
-    select * from ratings_350
-    union all by name
-    select * from ratings_990
+    select columns(column_name -> list_contains([{{ item_column_names }}], column_name))
+    from {{ ref('stg_dices__ratings') }}
 
 ),
 

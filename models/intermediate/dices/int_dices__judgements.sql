@@ -10,15 +10,9 @@
 with
 
 -- the columns a judgement keeps, and the question columns (990 has no answer times)
-ratings_350 as (
+ratings as (
 
-    select columns({{ judgement_columns }}) from {{ ref('stg_dices__ratings_350') }}
-
-),
-
-ratings_990 as (
-
-    select columns({{ judgement_columns }}) from {{ ref('stg_dices__ratings_990') }}
+    select columns({{ judgement_columns }}) from {{ ref('stg_dices__ratings') }}
 
 ),
 
@@ -37,7 +31,7 @@ judgement_labels as (
 
 answers as (
 
-    {{ dices_unpivot_answers('ratings_350', 'ratings_990') }}
+    {{ dices_unpivot_answers('ratings') }}
 
 ),
 

@@ -4,31 +4,9 @@
 
 with
 
-ratings_350 as (
-
-    select * from {{ ref('stg_dices__ratings_350') }}
-
-),
-
-ratings_990 as (
-
-    select * from {{ ref('stg_dices__ratings_990') }}
-
-),
-
 records as (
 
-    select
-        file_path,
-        row_number,
-        record_key
-    from ratings_350
-    union all
-    select
-        file_path,
-        row_number,
-        record_key
-    from ratings_990
+    select * from {{ ref('stg_dices__ratings') }}
 
 ),
 

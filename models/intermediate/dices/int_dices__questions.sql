@@ -1,22 +1,14 @@
--- One row per question column of each release as staging reads it (found by unpivoting a single
--- record, so without reading the answers), numbered by `question_ref` (the small integer every
--- answer carries instead of the column name) and joined to the `dices_questions` seed for its
--- group and aggregate flag and to `judgement_questions` for its label set. A column the seeds
--- lack keeps null attributes and fails `dices_question_columns_are_in_the_seeds`.
+-- One row per question column of each release loaded (the names found by unpivoting a single
+-- record, so without reading the answers; a release's own are its rows of the seed), numbered by
+-- `question_ref` (the small integer every answer carries instead of the column name) and joined to
+-- the `dices_questions` seed for its group and aggregate flag and to `judgement_questions` for its
+-- label set. A column the seeds lack keeps null attributes and fails
+-- `dices_question_columns_are_in_the_seeds`.
 with
 
-ratings_350 as (
+ratings as (
 
-    -- any one record will do: only its column names are read
-    select columns('^Q') from {{ ref('stg_dices__ratings_350') }}
-    limit 1  -- noqa: AM09
-
-),
-
-ratings_990 as (
-
-    select columns('^Q') from {{ ref('stg_dices__ratings_990') }}
-    limit 1  -- noqa: AM09
+    select * from {{ ref('stg_dices__ratings') }}
 
 ),
 
@@ -33,19 +25,44 @@ judgement_questions as (
 
 ),
 
+-- the question columns' names, from a single record's columns
+question_columns as (
+
+    select question
+    from (
+        select columns('^Q') from ratings
+        limit 1  -- noqa: AM09
+    ) as first_record
+    unpivot include nulls (answer for question in (columns('^Q')))
+
+),
+
+releases as (
+
+    select distinct dataset_config from ratings
+
+),
+
+-- a release's own columns are its rows of the seed (the other release's are null in its records);
+-- a column the seed gives no release is each release's, to be named by the test
 columns_found as (
 
     select
-        '350' as dataset_config,
-        question
-    from ratings_350
-    unpivot include nulls (answer for question in (columns('^Q')))
-    union all
-    select
-        '990' as dataset_config,
-        question
-    from ratings_990
-    unpivot include nulls (answer for question in (columns('^Q')))
+        releases.dataset_config,
+        question_columns.question
+    from releases
+    cross join question_columns
+    where
+        exists (
+            select 1 from seeded_questions
+            where
+                seeded_questions.dataset_config = releases.dataset_config
+                and seeded_questions.question = question_columns.question
+        )
+        or not exists (
+            select 1 from seeded_questions
+            where seeded_questions.question = question_columns.question
+        )
 
 ),
 

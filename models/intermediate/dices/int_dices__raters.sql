@@ -12,9 +12,7 @@ with
 -- the rater columns of every record (350 has no locale)
 answer_rows as (
 
-    select columns({{ rater_columns }}) from {{ ref('stg_dices__ratings_350') }}
-    union all by name
-    select columns({{ rater_columns }}) from {{ ref('stg_dices__ratings_990') }}
+    select columns({{ rater_columns }}) from {{ ref('stg_dices__ratings') }}
 
 ),
 

@@ -8,31 +8,16 @@
 
 with
 
-ratings_350 as (
+ratings as (
 
-    select * from {{ ref('stg_dices__ratings_350') }}
-
-),
-
-ratings_990 as (
-
-    select * from {{ ref('stg_dices__ratings_990') }}
-
-),
-
-unioned as (
-
-    select columns(column_name -> {{ is_row_column }})
-    from ratings_350
-    union all by name
-    select columns(column_name -> {{ is_row_column }})
-    from ratings_990
+    select * from {{ ref('stg_dices__ratings') }}
 
 ),
 
 final as (
 
-    select * from unioned
+    select columns(column_name -> {{ is_row_column }})
+    from ratings
 
 )
 
