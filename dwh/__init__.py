@@ -11,10 +11,21 @@ import sys
 
 from common import __version__
 
-__all__ = ["INTERRUPTED", "INTERRUPTED_EXIT", "__version__", "raise_if_terminated", "terminate", "was_terminated"]
+__all__ = [
+    "INTERRUPTED",
+    "INTERRUPTED_EXIT",
+    "TERMINATIONS",
+    "__version__",
+    "raise_if_terminated",
+    "terminate",
+    "was_terminated",
+]
 
 INTERRUPTED = "dwh: interrupted; the warehouse is left as it was before this command"
 INTERRUPTED_EXIT = 130  # what a shell reports for a command Ctrl-C stopped (128 + SIGINT)
+
+# what ends a running `dwh`: Ctrl-C, `kill` and a closed terminal
+TERMINATIONS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 # Set by the first Ctrl-C, `kill` or closed terminal. The signal also raises KeyboardInterrupt, but
 # an exception raised while DuckDB's own code runs can be swallowed there (seen under load: an

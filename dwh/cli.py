@@ -11,7 +11,7 @@ from common.errors import DwhError
 from common.paths import warehouse_path
 from common.registry import built_in_names
 from common.sources import SOURCES, movie_keyed_titles
-from dwh import INTERRUPTED, INTERRUPTED_EXIT, raise_if_terminated, terminate, was_terminated
+from dwh import INTERRUPTED, INTERRUPTED_EXIT, TERMINATIONS, raise_if_terminated, terminate, was_terminated
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -64,7 +64,7 @@ def run() -> NoReturn:
 
 def _say_interrupted() -> int:
     """The one line every interrupt ends with; later Ctrl-Cs are ignored, as the answer is given."""
-    for termination in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    for termination in TERMINATIONS:
         signal.signal(termination, signal.SIG_IGN)
     print(INTERRUPTED, file=sys.stderr)
     return INTERRUPTED_EXIT
@@ -93,7 +93,7 @@ def _import_duckdb_before_interrupts_are_exceptions() -> None:
 def _interrupt_on_termination() -> None:
     """Ctrl-C, `kill` (SIGTERM) and a closed terminal (SIGHUP) all raise KeyboardInterrupt from here
     on: the staged copy is removed, a dbt child is stopped first, and the live warehouse stays as it was."""
-    for termination in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    for termination in TERMINATIONS:
         signal.signal(termination, terminate)
 
 

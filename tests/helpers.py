@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from dwh import TERMINATIONS
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 REAL_DUO = PROJECT_ROOT.parent / "shared" / "data" / "duo"
 # the session's scale-1 sample is built under this bound, far below the default 1.4GB (at 300MB
@@ -56,9 +58,6 @@ def run_dwh_in_this_process(
         returncode = main(args)
     completed = subprocess.CompletedProcess(["dwh", *args], returncode, stdout.getvalue(), stderr.getvalue())
     return _checked(completed, args, check)
-
-
-TERMINATIONS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 @contextlib.contextmanager
