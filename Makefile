@@ -42,15 +42,14 @@ pytest-all: install
 test-explore: install
 	HYPOTHESIS_PROFILE=explore $(BIN)/python -m pytest -n 2 --dist loadfile -q tests/test_agreement_marts.py tests/test_agreement_reference_selfcheck.py tests/test_ingest_properties.py tests/test_datasets_properties.py tests/test_unique_test.py
 
-# Before each commit, the quick part: the tests that need no dbt build and check no Monte Carlo promise
-# over many samples (pytest -m "not slow and not browser and not calibration"; markers in pyproject.toml),
-# dbt's unit tests on an empty scratch warehouse, and ruff.
+# Before each commit, the quick part: the tests that need no dbt build (pytest -m "not slow and not
+# browser"; markers in pyproject.toml), dbt's unit tests on an empty scratch warehouse, and ruff.
 test-fast: install
 	$(MAKE) -j2 --output-sync=target pytest-fast unit-tests-dbt lint-python
 
 # two workers, the tests dealt out one by one (no shared build to keep a module beside)
 pytest-fast: install
-	OPENBLAS_NUM_THREADS=1 $(BIN)/python -m pytest -q -n 2 -m "not slow and not browser and not calibration"
+	OPENBLAS_NUM_THREADS=1 $(BIN)/python -m pytest -q -n 2 -m "not slow and not browser"
 
 # dbt's unit tests need their models' parents to exist, not to hold data: they are built empty
 # (`--empty`) in a scratch warehouse that holds the raw tables, no rows.

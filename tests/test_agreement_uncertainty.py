@@ -159,7 +159,6 @@ def test_the_same_seed_gives_identical_figures_and_another_seed_figures_within_t
 # ----------------------------------------------------------------------------- permutation test
 
 
-@pytest.mark.calibration
 def test_without_a_group_effect_the_p_values_are_uniform_and_the_sequential_ones_no_smaller() -> None:
     """250 generated rating sets of 3 groups of 10 raters, labels independent of group. One group's
     p-value per set: the groups of one set share their data, and the KS test needs independent draws.
@@ -218,7 +217,6 @@ def rating_sets(rng: np.random.Generator, n_sets: int) -> Iterator[tuple[np.ndar
         yield values, groups
 
 
-@pytest.mark.calibration
 def test_the_sequential_test_keeps_every_decision_of_the_test_of_all_p_shuffles() -> None:
     """Every p ≤ 0.05 of all P = 1000 shuffles is the sequential test's, exactly; every other
     sequential p is above 0.05; a figure never stopped has the p of all P; Benjamini–Hochberg's
@@ -286,7 +284,6 @@ def test_a_planted_group_effect_is_found() -> None:
 # ---------------------------------------------------------------------------------- bootstrap
 
 
-@pytest.mark.calibration
 def test_the_bootstrap_interval_covers_the_populations_alpha_about_95_percent_of_the_time() -> None:
     """200 samples of 150 units from a population of 20 000 units rated by 6 raters each.
 

@@ -270,7 +270,6 @@ def woman(task: JudgeQuestion) -> int:
     return [reference.value for reference in task.references].index("Woman")
 
 
-@pytest.mark.calibration
 def test_alignment_p_values_are_uniform_without_a_group_effect() -> None:
     """The permutation test's null: group labels exchangeable among the raters (no group has a view
     of its own), whatever the judge does. All P shuffles give uniform p-values; the sequential test
@@ -355,7 +354,6 @@ def leaning_case(rng: np.random.Generator, n_units: int, share: float) -> dict:
     return case
 
 
-@pytest.mark.calibration
 @pytest.mark.parametrize("level", ["nominal", "ordinal"])
 def test_the_sequential_alignment_test_keeps_every_decision_of_all_p_shuffles(
     level: str, monkeypatch: pytest.MonkeyPatch
@@ -395,7 +393,6 @@ def sampled_tasks(
         yield sample, judge_question(question, *of_sample, groups)
 
 
-@pytest.mark.calibration
 def test_the_xrr_interval_covers_the_populations_xrr_about_95_percent_of_the_time() -> None:
     """200 samples of 120 units from a population of 20,000: the judge's xRR with the raters."""
     rng = np.random.default_rng(9)
@@ -410,7 +407,6 @@ def test_the_xrr_interval_covers_the_populations_xrr_about_95_percent_of_the_tim
     assert 0.88 <= covered / 200 <= 0.99, covered
 
 
-@pytest.mark.calibration
 def test_the_paired_interval_covers_the_populations_difference_about_95_percent_of_the_time() -> None:
     """200 samples of 120 units from a population of 20,000 where judge a copies the raters' view on
     about a third of the units: the interval of xrr_a − xrr_b with the raters (`PairedBootstrap`)."""
@@ -486,7 +482,6 @@ def test_two_judges_who_share_only_units_no_human_rated_have_no_rows_and_stop_no
     assert rows["difference_p"].notna().all() and rows["xrr_difference_ci_low"].notna().all()
 
 
-@pytest.mark.calibration
 def test_the_paired_test_finds_a_better_judge_and_is_uniform_between_exchangeable_ones() -> None:
     rng = np.random.default_rng(77)
     better = two_judges(rng, 60, better=True)
@@ -545,7 +540,6 @@ def leaning_pair(rng: np.random.Generator, n_units: int, share: float) -> dict:
 SEQUENTIAL_PAIRED_SEEDS = {"nominal": 43, "ordinal": 44}
 
 
-@pytest.mark.calibration
 @pytest.mark.parametrize("level", ["nominal", "ordinal"])
 def test_the_sequential_paired_test_keeps_every_decision_of_all_p_shuffles(
     level: str, monkeypatch: pytest.MonkeyPatch
