@@ -16,6 +16,7 @@ from common.database import connect_read_only
 from common.errors import DwhError
 from common.paths import warehouse_setting
 from common.sources import SOURCES, ingest_options
+from ingest.datasets.banding import band_rater_attributes
 
 
 def raw_schema_statements() -> list[str]:
@@ -30,16 +31,22 @@ def raw_schema_statements() -> list[str]:
 
 # the columns added to raw tables since warehouses were first made with them, oldest first: (table,
 # column as its DDL declares it, last in the table). A warehouse made before has them added.
-ADDED_COLUMNS = (("dataset_questions", "meanings varchar[]"),)
+ADDED_COLUMNS = (
+    ("dataset_questions", "meanings varchar[]"),
+    ("dataset_rater_attributes", "is_banded boolean"),
+    ("dataset_rater_attributes", "band varchar"),
+)
 
 
 def ensure_raw_schema(con: duckdb.DuckDBPyConnection) -> None:
     """Create the raw schema and every source's landing tables if they are missing, and add the
-    columns added since an earlier version made the warehouse (`ADDED_COLUMNS`)."""
+    columns added since an earlier version made the warehouse (`ADDED_COLUMNS`), with the meaning
+    the landing gives them where it can be decided from the rows already there (the bands)."""
     for ddl in raw_schema_statements():
         con.execute(ddl)
     for table, column in ADDED_COLUMNS:
         con.execute(f"alter table raw.{table} add column if not exists {column}")
+    band_rater_attributes(con)
 
 
 def refuse_foreign_raw_tables(db_path: Path, require_a_load: bool = False) -> None:

@@ -39,10 +39,11 @@
             ref('int_dataset__ratings'),
         ]) }}
     {%- elif kind == 'rater_attributes' -%}
-        {#- the raters' attributes, long (the `rater_attributes` mart and the rater groups) -#}
+        {#- the raters' attributes, long (the `rater_attributes` mart and the rater groups); a
+            dataset's rows are its raters.csv's, banded at landing, those without a value among them -#}
         {{ return([
             ref('int_dices__rater_attributes'),
-            ref('int_dataset__rater_attributes'),
+            ref('stg_dataset__rater_attributes'),
         ]) }}
     {%- elif kind == 'landed_records' -%}
         {#- what each source declares about the records it landed (reconciliation) -#}

@@ -90,10 +90,12 @@ RATER_COLUMNS = {
 DATASET_INPUTS = {
     "intermediate.int_dataset__judgements": {**JUDGEMENT_COLUMNS, "value_code": "double"},
     "intermediate.int_dataset__raters": {"rater_key": "varchar", "source": "varchar", "rater_role": "varchar"},
-    "intermediate.int_dataset__rater_attributes": {
+    "staging.stg_dataset__rater_attributes": {
         "rater_key": "varchar",
         "source": "varchar",
         "attribute": "varchar",
+        "value_raw": "varchar",
+        "band": "varchar",
         "value": "varchar",
         "is_dimension": "boolean",
         "is_banded": "boolean",

@@ -10,6 +10,7 @@ import pytest
 from common.database import connect_read_only
 from dwh.building.build_plan import source_states
 from dwh.load import run_ingest
+from ingest.raw_schema import ensure_raw_schema
 from tests.dataset_folders import GOOD_JUDGEMENTS, UNITS, write_dataset
 from tests.helpers import query, run_dwh
 
@@ -142,21 +143,22 @@ def test_raters_land_with_their_attributes_in_long_form_and_the_dimensions_resol
     ]
     attributes = query(
         db_path,
-        "select rater_id, attribute, value, is_missing, is_dimension from raw.dataset_rater_attributes order by 1, 2",
+        "select rater_id, attribute, value, is_missing, is_dimension, is_banded, band "
+        "from raw.dataset_rater_attributes order by 1, 2",
     )
     assert attributes == [
-        ("r1", "age", "23", False, True),
-        ("r1", "country", "UK", False, True),
-        ("r1", "gender", "female", False, True),
-        ("r2", "age", "DATA_EXPIRED", True, True),  # rater_missing
-        ("r2", "country", "US", False, True),
-        ("r2", "gender", "male", False, True),
-        ("r3", "age", "51", False, True),
-        ("r3", "country", "FR", False, True),
-        ("r3", "gender", "Prefer not to say", True, True),
-        ("r4", "age", "38", False, True),
-        ("r4", "country", None, True, True),  # empty
-        ("r4", "gender", "female", False, True),
+        ("r1", "age", "23", False, True, True, "<25"),
+        ("r1", "country", "UK", False, True, False, None),
+        ("r1", "gender", "female", False, True, False, None),
+        ("r2", "age", "DATA_EXPIRED", True, True, True, None),  # rater_missing
+        ("r2", "country", "US", False, True, False, None),
+        ("r2", "gender", "male", False, True, False, None),
+        ("r3", "age", "51", False, True, True, "45-54"),
+        ("r3", "country", "FR", False, True, False, None),
+        ("r3", "gender", "Prefer not to say", True, True, False, None),
+        ("r4", "age", "38", False, True, True, "35-44"),
+        ("r4", "country", None, True, True, False, None),  # empty
+        ("r4", "gender", "female", False, True, False, None),
     ]
     assert query(db_path, "select dimensions, dimensions_given, rater_missing from raw.dataset_manifests") == [
         (["age", "gender", "country"], False, ["DATA_EXPIRED", "Prefer not to say"])
@@ -168,6 +170,50 @@ def test_raters_land_with_their_attributes_in_long_form_and_the_dimensions_resol
         ("age", 4, 45.0, 55.0, "45-54"),
         ("age", 5, 55.0, None, "55+"),
     ]
+
+
+BANDED_RATERS = "rater_id,age,country\na,23,UK\nb,25,US\nc,61,FR\nd,nan,UK\ne,inf,US\nf,unknown,FR\ng, 40 ,UK\n"
+BANDED_MANIFEST = "name: study\ntitle: t\nlicense: CC0\ncitation: c\nbins: {age: [25, 55]}\n"
+
+
+def test_a_binned_attribute_lands_with_its_band_and_a_value_that_is_no_number_with_none(tmp_path: Path) -> None:
+    """A cut point opens the band above it; a text that is no finite number (`nan`, as pandas writes
+    a missing number, `inf`, `unknown`) is in no band, never the top one, and the ingest names it; an
+    attribute without bins has no band."""
+    db_path = tmp_path / "warehouse.duckdb"
+    [outcome] = ingest(db_path, write_dataset(tmp_path / "study", manifest=BANDED_MANIFEST, raters=BANDED_RATERS))
+    assert query(
+        db_path, "select rater_id, value, band from raw.dataset_rater_attributes where is_banded order by 1"
+    ) == [
+        ("a", "23", "<25"),
+        ("b", "25", "25-54"),
+        ("c", "61", "55+"),
+        ("d", "nan", None),
+        ("e", "inf", None),
+        ("f", "unknown", None),
+        ("g", " 40 ", "25-54"),  # the text as given, banded as the number it holds
+    ]
+    assert query(db_path, "select distinct attribute, band from raw.dataset_rater_attributes where not is_banded") == [
+        ("country", None)
+    ]
+    assert outcome.unbanded == [("age", 3, ["inf", "nan", "unknown"])]
+
+
+def test_a_warehouse_landed_before_the_bands_were_has_them_added_by_the_next_writer(tmp_path: Path) -> None:
+    """A warehouse an earlier version made has no `is_banded` and `band`: the next `dwh ingest` or
+    `dwh build` adds them (`ensure_raw_schema`) and bands the rows already there, so its rater groups
+    keep their bands without a reload."""
+    db_path = tmp_path / "warehouse.duckdb"
+    ingest(db_path, write_dataset(tmp_path / "study", manifest=BANDED_MANIFEST, raters=BANDED_RATERS))
+    landed = "select rater_id, attribute, is_banded, band from raw.dataset_rater_attributes order by 1, 2"
+    expected = query(db_path, landed)
+    with duckdb.connect(str(db_path)) as con:  # as the version before the bands left it
+        con.execute("alter table raw.dataset_rater_attributes drop column band")
+        con.execute("alter table raw.dataset_rater_attributes drop column is_banded")
+
+        ensure_raw_schema(con)  # what every writer runs on its staged copy first
+
+    assert query(db_path, landed) == expected
 
 
 def test_a_numeric_attribute_without_bins_is_no_dimension_by_default(tmp_path: Path) -> None:

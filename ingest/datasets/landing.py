@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from dataclasses import replace as replace_outcome
 from pathlib import Path
 
+from ingest.datasets.banding import band_rater_attributes
 from ingest.datasets.checking import Checked, CheckedFile, check_dataset, drop_scratch_tables
 from ingest.datasets.folder import DatasetFolder
 from ingest.datasets.manifest import bands
@@ -196,7 +197,8 @@ LANDING = (
         "dataset_attribute_values",
         """
         select $load_id, $dataset, rater_id, attribute, value, is_missing,
-            list_contains((select dimensions from raw.dataset_manifests where dataset = $dataset), attribute)
+            list_contains((select dimensions from raw.dataset_manifests where dataset = $dataset), attribute),
+            null as is_banded, null as band  -- banded once landed (banding.py)
         from temp.dataset_attribute_values""",
     ),
     (
@@ -224,6 +226,7 @@ def _land_rows(ctx: LoadContext, folder: DatasetFolder) -> None:
     for raw_table, scratch, query in LANDING:
         if scratch in present:
             con.execute(f"insert into {raw_table} {query}", parameters)
+    band_rater_attributes(con)
     for checked in CHECKED_TABLES:
         if checked in present:
             con.execute(
@@ -291,9 +294,7 @@ def _outcome(ctx: LoadContext, folder: DatasetFolder, checked: Checked) -> Datas
         f"""
         select attribute, count(*), list(distinct value order by value)[1:{NAMED_RATERS}]
         from raw.dataset_rater_attributes
-        where dataset = $1 and not is_missing
-            and attribute in (select attribute from raw.dataset_bins where dataset = $1)
-            and not coalesce(isfinite(try_cast(trim(value) as double)), false)
+        where dataset = $1 and is_banded and band is null and not is_missing
         group by attribute
         order by attribute
         """,

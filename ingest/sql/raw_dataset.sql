@@ -94,7 +94,9 @@ create table if not exists raw.dataset_raters (
 
 -- One row per (rater, attribute) of raters.csv: every column but rater_id and rater_kind, long
 -- form. value: the text as given (null when empty); is_missing: empty or one of the dataset's
--- rater_missing texts; is_dimension: the attribute is one of the dataset's dimensions.
+-- rater_missing texts; is_dimension: the attribute is one of the dataset's dimensions; is_banded:
+-- the dataset bins the attribute (dataset.yml's `bins`), band: the band of raw.dataset_bins the
+-- value falls in, null where it is no finite number or missing (ingest/datasets/banding.py).
 create table if not exists raw.dataset_rater_attributes (
     load_id varchar not null,
     dataset varchar not null,
@@ -102,7 +104,9 @@ create table if not exists raw.dataset_rater_attributes (
     attribute varchar not null,
     value varchar,
     is_missing boolean not null,
-    is_dimension boolean not null
+    is_dimension boolean not null,
+    is_banded boolean,
+    band varchar
 );
 
 -- One row per unit of units.csv / units.jsonl. scope: as given, else `all`; turns: a JSON list of

@@ -1,3 +1,5 @@
+-- Every source's rater attributes with a value, long: a source's model may give its attributes
+-- without a value too (a dataset's raters.csv as landed), which are no attribute of the rater.
 with
 
 unioned as (
@@ -11,6 +13,7 @@ final as (
     select
         {{ contract_columns() }}
     from unioned
+    where value is not null
 
 )
 
