@@ -8,12 +8,18 @@ unioned as (
 
 ),
 
+with_a_value as (
+
+    select * from unioned
+    where value is not null
+
+),
+
 final as (
 
     select
         {{ contract_columns() }}
-    from unioned
-    where value is not null
+    from with_a_value
 
 )
 
