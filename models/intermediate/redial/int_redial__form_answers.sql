@@ -11,14 +11,10 @@ conversations as (
         seeker_key,
         recommender_key,
         initiator_questions,
-        respondent_questions
+        respondent_questions,
+        -- the movie ids `movieMentions` lists (none where it is no object)
+        coalesce(json_keys(movie_mentions), []) as listed_movie_ids
     from {{ ref('stg_redial__conversations') }}
-
-),
-
-listed_movies as (
-
-    select * from {{ ref('int_redial__listed_movies') }}
 
 ),
 
@@ -143,12 +139,9 @@ joined as (
             when all_answers.question is not null and json_type(all_answers.answer) in ('UBIGINT', 'BIGINT')
                 then try_cast(cast(all_answers.answer as varchar) as integer)
         end as value_numeric,
-        listed_movies.movie_id is not null as is_in_movie_mentions
+        coalesce(list_contains(conversations.listed_movie_ids, all_answers.movie_id), false) as is_in_movie_mentions
     from all_answers
-    left join listed_movies
-        on
-            all_answers.dialogue_key = listed_movies.dialogue_key
-            and all_answers.movie_id = listed_movies.movie_id
+    left join conversations on all_answers.dialogue_key = conversations.dialogue_key
 
 ),
 
