@@ -2,10 +2,6 @@
 -- values are spread, over every label of the question's label set. Entropy and plurality share
 -- are those of the group `all` on the unit (`int_agreement__group_units`), so that they are
 -- computed in one place for units and groups alike.
--- Scheduled after the group units' value counts (a dependency in order only, nothing is read from
--- it): both hold every unit's values in memory, and side by side at scale 10 they ran out of the
--- build's one memory bound (BENCHMARKS.md).
--- depends_on: {{ ref('int_agreement__group_unit_counts') }}
 with
 
 units as (
