@@ -1,9 +1,7 @@
 -- One row per unit (what several raters judged) that holds at least one value: how its raters'
 -- values are spread, over every label of the question's label set. Entropy and plurality share
--- are those of the group `all` on the unit (`int_agreement__group_units`), and so are its counts
--- per label (`int_agreement__group_unit_counts`): each is computed in one place for units and
--- groups alike. (Reading the counts also orders this mart after them: at scale 10 the two side by
--- side outgrew the build's memory bound.)
+-- are those of the group `all` on the unit (`int_agreement__group_units`), so that they are
+-- computed in one place for units and groups alike.
 with
 
 units as (
@@ -19,15 +17,15 @@ questions as (
 
 ),
 
-group_units as (
+unit_value_counts as (
 
-    select * from {{ ref('int_agreement__group_units') }}
+    select * from {{ ref('int_agreement__unit_value_counts') }}
 
 ),
 
-group_unit_counts as (
+group_units as (
 
-    select * from {{ ref('int_agreement__group_unit_counts') }}
+    select * from {{ ref('int_agreement__group_units') }}
 
 ),
 
@@ -43,18 +41,6 @@ everyone_on_units as (
     select group_units.*
     from group_units
     inner join everyone on group_units.group_id = everyone.group_id
-
-),
-
--- how many raters gave each value on each unit: the group `all`'s counts
-unit_value_counts as (
-
-    select
-        group_unit_counts.unit_id,
-        group_unit_counts.value_code,
-        group_unit_counts.n_in_group as n_values
-    from group_unit_counts
-    inner join everyone on group_unit_counts.group_id = everyone.group_id
 
 ),
 
