@@ -272,14 +272,17 @@ def build_parser() -> argparse.ArgumentParser:
 def cmd_ingest(args: argparse.Namespace) -> int:
     from common.database import check_memory_limit
     from dwh.load import run_ingest
-    from ingest.loading import SourceRequest, format_reports
+    from ingest.loading import IngestRequest, SourceRequest, format_reports
 
-    requests = [SourceRequest(source.name, path) for source in SOURCES if (path := getattr(args, source.name))]
+    request = IngestRequest(
+        sources=tuple(SourceRequest(source.name, path) for source in SOURCES if (path := getattr(args, source.name))),
+        datasets=tuple(args.dataset or ()),
+        judges=tuple(args.judges or ()),
+        replace=args.replace,
+    )
     db_path = warehouse_path()
     check_memory_limit()
-    outcome = run_ingest(
-        db_path, requests, progress=say_progress, judges=args.judges, datasets=args.dataset, replace=args.replace
-    )
+    outcome = run_ingest(db_path, request, progress=say_progress)
     dataset_reports = [report for dataset in outcome.datasets for report in dataset.reports]
     reports = outcome.reports + dataset_reports + (outcome.judges.reports if outcome.judges else [])
     print(format_reports(reports))

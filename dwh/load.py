@@ -8,27 +8,20 @@ from common.errors import DwhError
 from common.sources import SOURCES
 from dwh.building.publish import answering_a_full_disk, publish, refuse_unusable_warehouse, staged_copy, writer_lock
 from ingest.judge_landing import has_built_marts, no_marts_error
-from ingest.loading import IngestOutcome, SourceRequest, land_into
+from ingest.loading import IngestOutcome, IngestRequest, land_into
 
 
-def run_ingest(
-    db_path: Path,
-    requests: list[SourceRequest],
-    progress: Callable[[str], None],
-    judges: list[Path] | None = None,
-    datasets: list[Path] | None = None,
-    replace: bool = False,
-) -> IngestOutcome:
-    """Land every requested source, the datasets, then the judges, into a staged copy, then publish
-    it: all or nothing."""
-    if not requests and not judges and not datasets:
+def run_ingest(db_path: Path, request: IngestRequest, progress: Callable[[str], None]) -> IngestOutcome:
+    """Land the request (its releases, datasets, then judges) into a staged copy, then publish it:
+    all or nothing."""
+    if request.is_empty():
         options = [f"--{s.name}" for s in SOURCES] + ["--dataset", "--judges"]
         raise DwhError("nothing to ingest: give " + " and/or ".join(options))
     refuse_unusable_warehouse(db_path)
-    if judges:
+    if request.judges:
         refuse_judges_without_marts(db_path)
     with writer_lock(db_path), staged_copy(db_path) as staged, answering_a_full_disk(db_path):
-        outcome = land_into(staged, requests, progress, judges, datasets, replace)
+        outcome = land_into(staged, request, progress)
         publish(staged, db_path)
     return outcome
 

@@ -31,6 +31,22 @@ class SourceRequest:
     path: Path
 
 
+@dataclass(frozen=True)
+class IngestRequest:
+    """What one `dwh ingest` lands: releases (`--duo`, `--redial`, `--dices`), dataset folders
+    (`--dataset`) and judges' files or folders (`--judges`). `replace`: a dataset may replace a
+    namesake from another folder with another title, or be emptied by its reload
+    (ingest/datasets/replacing.py)."""
+
+    sources: tuple[SourceRequest, ...] = ()
+    datasets: tuple[Path, ...] = ()
+    judges: tuple[Path, ...] = ()
+    replace: bool = False
+
+    def is_empty(self) -> bool:
+        return not (self.sources or self.datasets or self.judges)
+
+
 def new_load_id() -> str:
     """Sortable by time, unique across machines."""
     return datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ-") + uuid.uuid4().hex[:8]
@@ -48,40 +64,34 @@ class IngestOutcome:
     datasets: list[DatasetOutcome] = field(default_factory=list)
 
 
-def land_into(
-    db_path: Path,
-    requests: list[SourceRequest],
-    progress: Callable[[str], None],
-    judges: list[Path] | None = None,
-    datasets: list[Path] | None = None,
-    replace: bool = False,
-) -> IngestOutcome:
-    """Land every request, then the datasets (`--dataset`), then the judges (each `--judges` path),
-    into the database at db_path (`dwh ingest` gives a staged copy), statement by statement.
+def land_into(db_path: Path, request: IngestRequest, progress: Callable[[str], None]) -> IngestOutcome:
+    """Land the request's releases, then its datasets, then its judges, into the database at db_path
+    (`dwh ingest` gives a staged copy), statement by statement.
 
     No enclosing transaction: the staged copy is what makes a load all or nothing (it is only
     published when every source landed), and committing as it goes lets DuckDB write large
     releases out instead of holding them all as one uncommitted transaction. Each dataset lands in
-    a transaction of its own. `replace`: a dataset may replace a namesake from another folder with
-    another title, or be emptied by its reload (ingest/datasets/replacing.py).
+    a transaction of its own.
     """
     con = connect(db_path)
     try:
         ensure_raw_schema(con)
         # a dataset folder or a judges file without a needed file or column stops the load before
         # the releases land
-        folders = recognise_datasets(con, datasets or [])
-        found = recognise_judges_files(con, judges or [])
+        folders = recognise_datasets(con, list(request.datasets))
+        found = recognise_judges_files(con, list(request.judges))
         load_id = new_load_id()
-        sources = [r.source for r in requests] + ([DATASET_SOURCE] if folders else [])
-        sources += [JUDGES_SOURCE] if judges else []
+        sources = [r.source for r in request.sources] + ([DATASET_SOURCE] if folders else [])
+        sources += [JUDGES_SOURCE] if request.judges else []
         con.execute(
             "insert into raw.ingest_loads values (?, current_timestamp, null, string_split(?, ','), ?)",
             [load_id, ",".join(sources), __version__],
         )
-        reports = _land_all(con, load_id, requests, progress)
-        landed = [_land_dataset(con, load_id, folder, progress, replace) for folder in folders]
-        outcome = _land_judges(con, load_id, judges, found.files, bool(requests), progress) if judges else None
+        reports = _land_all(con, load_id, list(request.sources), progress)
+        landed = [_land_dataset(con, load_id, folder, progress, request.replace) for folder in folders]
+        outcome = None
+        if request.judges:
+            outcome = _land_judges(con, load_id, list(request.judges), found.files, bool(request.sources), progress)
         con.execute("update raw.ingest_loads set finished_at = current_timestamp where load_id = ?", [load_id])
         return IngestOutcome(reports, outcome, found.skipped, landed)
     finally:

@@ -366,7 +366,7 @@ def test_a_file_deleted_between_listing_and_reading_is_a_reject(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from dwh.load import run_ingest
-    from ingest.loading import SourceRequest
+    from ingest.loading import IngestRequest, SourceRequest
     from ingest.releases import duo
 
     write_duo_sample(tmp_path / "release", seed=11)
@@ -377,7 +377,7 @@ def test_a_file_deleted_between_listing_and_reading_is_a_reject(
     monkeypatch.setattr(duo, "release_files", lambda root: [*listed])
     gone.unlink()
     db_path = tmp_path / "warehouse.duckdb"
-    run_ingest(db_path, [SourceRequest("duo", tree)], progress=lambda step: None)
+    run_ingest(db_path, IngestRequest((SourceRequest("duo", tree),)), progress=lambda step: None)
     files, rejects = release_accounting(db_path)
     assert len(files) == len(listed)  # every listed file is accounted for
     assert all(read == landed + rejected for _, read, landed, rejected in files)

@@ -174,7 +174,7 @@ def test_the_default_warehouse_path_as_a_symlink_stays_a_link(
 ) -> None:
     from common.paths import warehouse_path
     from dwh.load import run_ingest
-    from ingest.loading import SourceRequest
+    from ingest.loading import IngestRequest, SourceRequest
 
     bigger_disk = tmp_path / "bigger-disk" / "warehouse.duckdb"
     bigger_disk.parent.mkdir()
@@ -188,7 +188,7 @@ def test_the_default_warehouse_path_as_a_symlink_stays_a_link(
     monkeypatch.delenv("DWH_DB_PATH", raising=False)
 
     db_path = warehouse_path()  # as `dwh ingest` finds it, without DWH_DB_PATH
-    run_ingest(db_path, [SourceRequest("redial", small_releases["redial"])], progress=lambda step: None)
+    run_ingest(db_path, IngestRequest((SourceRequest("redial", small_releases["redial"]),)), progress=lambda step: None)
 
     assert db_path == bigger_disk
     assert default_path.is_symlink() and default_path.readlink() == bigger_disk

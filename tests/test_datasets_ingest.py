@@ -10,13 +10,14 @@ import pytest
 from common.database import connect_read_only
 from dwh.building.build_plan import source_states
 from dwh.load import run_ingest
+from ingest.loading import IngestRequest
 from ingest.raw_schema import ensure_raw_schema
 from tests.dataset_folders import GOOD_JUDGEMENTS, UNITS, write_dataset
 from tests.helpers import query, run_dwh
 
 
 def ingest(db_path: Path, *folders: Path) -> list:
-    return run_ingest(db_path, [], progress=lambda step: None, datasets=list(folders)).datasets
+    return run_ingest(db_path, IngestRequest(datasets=tuple(folders)), progress=lambda step: None).datasets
 
 
 @pytest.mark.parametrize("file_name", ["judgements.csv", "judgements.jsonl", "judgements.parquet"])

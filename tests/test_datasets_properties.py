@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ingest.loading import land_into
+from ingest.loading import IngestRequest, land_into
 from tests.dataset_folders import write_dataset
 from tests.helpers import query
 
@@ -44,7 +44,7 @@ def test_every_judgement_row_is_landed_or_rejected(
     folder = write_dataset(root / "study", judgements=rows, judgements_file=f"judgements.{file_format}")
     db_path = root / "warehouse.duckdb"
 
-    [outcome] = land_into(db_path, [], lambda step: None, datasets=[folder]).datasets
+    [outcome] = land_into(db_path, IngestRequest(datasets=(folder,)), lambda step: None).datasets
 
     [report] = [report for report in outcome.reports if report.file_path.startswith("judgements")]
     landed = query(db_path, "select count(*) from raw.dataset_judgements")[0][0]

@@ -10,13 +10,13 @@ import pytest
 
 from common.errors import DwhError
 from dwh.load import run_ingest
-from ingest.loading import SourceRequest
+from ingest.loading import IngestRequest, SourceRequest
 from sample_data.duo import write_duo_sample
 from tests.helpers import query
 
 
 def ingest_duo(db_path: Path, release: Path) -> None:
-    run_ingest(db_path, [SourceRequest("duo", release)], progress=lambda _: None)
+    run_ingest(db_path, IngestRequest((SourceRequest("duo", release),)), progress=lambda _: None)
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from common.database import connect
 from common.errors import DwhError
 from dwh.load import run_ingest
 from ingest.landing import FileReport, LoadContext
-from ingest.loading import SourceRequest
+from ingest.loading import IngestRequest, SourceRequest
 from ingest.raw_schema import ensure_raw_schema
 from ingest.releases.redial import JsonlReading, land_redial
 from sample_data.redial import write_redial_sample
@@ -487,11 +487,11 @@ def test_landing_again_replaces_instead_of_duplicating(con: duckdb.DuckDBPyConne
 def test_failed_reload_leaves_the_previous_load_in_place(tmp_path: Path) -> None:
     db_path = tmp_path / "w.duckdb"
     folder = write_release(tmp_path / "r", [LINE_391], None)
-    run_ingest(db_path, [SourceRequest("redial", folder)], progress=lambda step: None)
+    run_ingest(db_path, IngestRequest((SourceRequest("redial", folder),)), progress=lambda step: None)
     (folder / "train_data.jsonl").write_text("movieId,movieName\n1,x\n", encoding="utf-8")
 
     with pytest.raises(DwhError):
-        run_ingest(db_path, [SourceRequest("redial", folder)], progress=lambda step: None)
+        run_ingest(db_path, IngestRequest((SourceRequest("redial", folder),)), progress=lambda step: None)
 
     with duckdb.connect(str(db_path), read_only=True) as reader:
         assert landed(reader) == [("train", 1, LINE_391)]
