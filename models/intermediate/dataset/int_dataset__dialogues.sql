@@ -1,7 +1,7 @@
 -- One row per unit of a dataset, in the `dialogues` mart's shape: the units the units file lists
--- and those judged without a row there. The setting is the dataset's name; n_turns counts the
--- turns `int_dataset__turns` gives it; a unit without a language is `und` (BCP 47's
--- "undetermined"); its file is the units file, else the first judgements file that names it.
+-- and those judged without a row there. The setting is the dataset's name; a unit without a
+-- language is `und` (BCP 47's "undetermined"); its file is the units file, else the first
+-- judgements file that names it. Its turns are counted in the `dialogues` mart.
 with
 
 units as (
@@ -19,22 +19,6 @@ judged_units as (
         min(file_path) as file_path
     from {{ ref('stg_dataset__judgements') }}
     group by source, dialogue_key, source_unit_id
-
-),
-
-turns as (
-
-    select * from {{ ref('int_dataset__turns') }}
-
-),
-
-turn_counts as (
-
-    select
-        dialogue_key,
-        count(*) as n_turns
-    from turns
-    group by dialogue_key
 
 ),
 
@@ -61,10 +45,8 @@ final as (
         every_unit.language,
         every_unit.source as setting,
         every_unit.split,
-        coalesce(turn_counts.n_turns, 0) as n_turns,
         every_unit.file_path as source_file
     from every_unit
-    left join turn_counts on every_unit.dialogue_key = turn_counts.dialogue_key
 
 )
 

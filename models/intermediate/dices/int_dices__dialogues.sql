@@ -7,22 +7,6 @@ items as (
 
 ),
 
-turns as (
-
-    select * from {{ ref('int_dices__turns') }}
-
-),
-
-turn_counts as (
-
-    select
-        dialogue_key,
-        count(*) as n_turns
-    from turns
-    group by dialogue_key
-
-),
-
 final as (
 
     select
@@ -32,7 +16,6 @@ final as (
         'en' as language,
         'adversarial_safety' as setting,
         items.dataset_config,
-        coalesce(turn_counts.n_turns, 0) as n_turns,
         items.source_file,
         items.degree_of_harm,
         items.harm_types,
@@ -43,7 +26,6 @@ final as (
         items.n_rows,
         items.n_distinct_raters
     from items
-    left join turn_counts on items.dialogue_key = turn_counts.dialogue_key
 
 )
 

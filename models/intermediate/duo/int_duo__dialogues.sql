@@ -6,22 +6,6 @@ dialogues as (
 
 ),
 
-turns as (
-
-    select * from {{ ref('int_duo__turns') }}
-
-),
-
-turn_counts as (
-
-    select
-        dialogue_key,
-        count(*) as n_turns
-    from turns
-    group by dialogue_key
-
-),
-
 final as (
 
     select
@@ -31,7 +15,6 @@ final as (
         dialogues.language,
         dialogues.path_setting as setting,
         dialogues.setting as file_setting,
-        coalesce(turn_counts.n_turns, 0) as n_turns,
         dialogues.system_model,
         case dialogues.style_prompt_raw
             when 'ent' then 'aligned'
@@ -49,7 +32,6 @@ final as (
         dialogues.file_path as source_file,
         dialogues.dialogue_id_json_type
     from dialogues
-    left join turn_counts on dialogues.dialogue_key = turn_counts.dialogue_key
 
 )
 

@@ -18,11 +18,10 @@ movie_mentions as (
 
 ),
 
-turn_counts as (
+first_speakers as (
 
     select
         dialogue_key,
-        count(*) as n_turns,
         arg_min(speaker_role, turn_index) as first_speaker_role
     from turns
     group by dialogue_key
@@ -52,20 +51,19 @@ final as (
         'en' as language,
         'movie_recommendation' as setting,
         conversations.split,
-        coalesce(turn_counts.n_turns, 0) as n_turns,
         conversations.file_path as source_file,
         conversations.initiator_worker_id as seeker_worker_id,
         conversations.respondent_worker_id as recommender_worker_id,
         coalesce(movie_counts.n_movies_mentioned, 0) as n_movies_mentioned,
         conversations.line_number as source_line_number,
         conversations.conversation_id_json_type,
-        turn_counts.first_speaker_role,
+        first_speakers.first_speaker_role,
         coalesce(movie_counts.n_movies_listed, 0) as n_movies_listed,
         coalesce(movie_counts.n_movies_unresolved, 0) as n_movies_unresolved,
         coalesce(movie_counts.n_text_mentions, 0) as n_text_mentions
     from conversations
-    left join turn_counts
-        on conversations.dialogue_key = turn_counts.dialogue_key
+    left join first_speakers
+        on conversations.dialogue_key = first_speakers.dialogue_key
     left join movie_counts
         on conversations.dialogue_key = movie_counts.dialogue_key
 

@@ -14,7 +14,6 @@ final as (
         dialogue_id as source_dialogue_id,
         'en' as language,
         'toy' as setting,
-        json_array_length(turns) as n_turns,
         file_path as source_file
     from dialogues
 
