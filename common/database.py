@@ -3,6 +3,7 @@ identifiers). The queries kept in ingest/sql/ are ingest/queries.py's; the raw s
 ingest/raw_schema.py's."""
 
 import os
+from functools import cache
 from pathlib import Path
 
 import duckdb
@@ -49,10 +50,18 @@ def check_memory_limit(build: bool = False) -> None:
     if build and "DWH_BUILD_MEMORY_LIMIT" in os.environ:
         limits["DWH_BUILD_MEMORY_LIMIT"] = os.environ["DWH_BUILD_MEMORY_LIMIT"]
     for variable, value in limits.items():
-        try:
-            duckdb.connect(config={"memory_limit": value}).close()
-        except duckdb.Error as exc:
-            raise DwhError(f"{variable}={value!r}: not a memory size DuckDB understands (e.g. 512MB, 2GB)") from exc
+        if not _is_a_memory_size(value):
+            raise DwhError(f"{variable}={value!r}: not a memory size DuckDB understands (e.g. 512MB, 2GB)")
+
+
+@cache
+def _is_a_memory_size(value: str) -> bool:
+    """Whether DuckDB accepts `value` as its memory limit (asked once per value and process)."""
+    try:
+        duckdb.connect(config={"memory_limit": value}).close()
+    except duckdb.Error:
+        return False
+    return True
 
 
 def out_of_memory(path: Path, size_bytes: int | None = None) -> DwhError:

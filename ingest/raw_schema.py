@@ -7,6 +7,7 @@ warehouse an earlier version made is this project's (the check accepts its table
 columns added since), and `ensure_raw_schema`, which every writer runs on its staged copy, adds
 them (null in the rows already landed): migrated, never refused nor rebuilt."""
 
+from functools import cache
 from importlib import resources
 from pathlib import Path
 
@@ -96,8 +97,10 @@ def _of_this_project(table: str, found: list[str], expected: list[str]) -> bool:
     return found == expected[: len(found)] and all(column.split(" ")[0] in added for column in missing)
 
 
+@cache
 def _expected_raw_columns() -> dict[str, list[str]]:
-    """The raw tables' columns as this project's DDL creates them (in a scratch in-memory database)."""
+    """The raw tables' columns as this project's DDL creates them (in a scratch in-memory database;
+    once per process: the DDL is the code's)."""
     con = duckdb.connect()
     try:
         for ddl in raw_schema_statements():
