@@ -169,7 +169,8 @@ def build_parser() -> argparse.ArgumentParser:
         "`dwh build --select marts.agreement+` or `dwh build --full-refresh --threads 2`. Refused before "
         "anything is copied: what would publish no real, tested build (--empty, --sample, --resource-type, "
         "--exclude-resource-type, the DBT_* variables dbt reads as those, or DBT_INDIRECT_SELECTION), and "
-        "with --full any selection (--select, -m, --exclude, …).",
+        "with --full any selection (--select, -m, --exclude, …). A build whose vars leave the Monte Carlo out "
+        "(`--vars '{agreement_monte_carlo: false}'`) runs dbt on one thread unless --threads is given.",
     )
     build.add_argument(
         "--verbose",

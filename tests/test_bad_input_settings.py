@@ -5,6 +5,7 @@ build cannot use. Each is refused up front with one line naming the setting, a n
 nothing locked, copied or written beside the warehouse.
 """
 
+import json
 import os
 import re
 import stat
@@ -16,7 +17,7 @@ import duckdb
 import pytest
 
 from tests.bad_input import _listing, checksum, copy_of, hold_open, release, run_dwh_in, run_dwh_with, the_one_error
-from tests.helpers import copy_of_project, dbt_folders, run_dwh, selecting
+from tests.helpers import copy_of_project, dbt_folders, query, run_dwh, selecting
 
 pytestmark = pytest.mark.slow  # each case runs the command line; some build
 
@@ -311,6 +312,44 @@ def test_threads_dbt_cannot_use_is_one_line(args: list[str], shown: str, small_l
     )
     assert completed.stdout == ""  # no dbt output either
     assert checksum(db_path) == before and _listing(tmp_path) == ["warehouse.duckdb"]
+
+
+NO_MONTE_CARLO = "{agreement_monte_carlo: false}"
+
+
+@pytest.mark.parametrize(
+    ("args", "added"),
+    [
+        (["--vars", NO_MONTE_CARLO], ["--threads", "1"]),
+        (["--vars={agreement_monte_carlo: 'False'}", "--select", "marts.agreement+"], ["--threads", "1"]),
+        (["--vars", NO_MONTE_CARLO, "--threads", "3"], []),
+        (["--threads=2", "--vars", NO_MONTE_CARLO], []),
+        (["--vars", "{agreement_seed: 7}"], []),
+        ([], []),
+    ],
+    ids=["off", "off-as-text", "threads-given", "threads-given-first", "on", "nothing-given"],
+)
+def test_a_build_without_the_monte_carlo_runs_one_dbt_thread_unless_told_otherwise(
+    args: list[str], added: list[str]
+) -> None:
+    from dwh.building.build import threads_for
+
+    assert threads_for(args) == args + added
+
+
+def test_a_build_without_the_monte_carlo_passes_on_one_thread_with_no_interval(
+    small_loaded: Path, tmp_path: Path
+) -> None:
+    db_path = copy_of(small_loaded, tmp_path)
+    folders = dbt_folders(tmp_path / "dbt")
+
+    built = run_dwh(["build", "--vars", NO_MONTE_CARLO], db_path, env_overrides=folders)
+
+    assert built.returncode == 0, built.stdout[-3000:] + built.stderr
+    run_results = json.loads((Path(folders["DBT_TARGET_PATH"]) / "run_results.json").read_text())
+    assert run_results["args"]["threads"] == 1
+    [(n_figures, n_intervals)] = query(db_path, "select count(alpha), count(alpha_ci_low) from marts.agreement")
+    assert n_figures > 0 and n_intervals == 0
 
 
 def _project_with_seed(root: Path, seed: str, text: str) -> Path:
