@@ -19,14 +19,15 @@ BAND_SQL = """
             where bins.dataset = attributes.dataset and bins.attribute = attributes.attribute
         ),
         band = (
-            select bins.band from raw.dataset_bins as bins
+            select bins.band
+            from raw.dataset_bins as bins, (select try_cast(attributes.value as double) as number) as given
             where
                 bins.dataset = attributes.dataset
                 and bins.attribute = attributes.attribute
                 and not attributes.is_missing
-                and isfinite(try_cast(attributes.value as double))
-                and (bins.lower is null or try_cast(attributes.value as double) >= bins.lower)
-                and (bins.upper is null or try_cast(attributes.value as double) < bins.upper)
+                and isfinite(given.number)
+                and (bins.lower is null or given.number >= bins.lower)
+                and (bins.upper is null or given.number < bins.upper)
         )
     where attributes.is_banded is null"""
 
