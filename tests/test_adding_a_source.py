@@ -279,6 +279,33 @@ def test_the_toy_source_reaches_every_shared_mart(toy_warehouse: tuple[Path, Pat
 
 
 @slow
+def test_a_source_that_gives_its_own_turn_count_gets_the_marts(tmp_path: Path) -> None:
+    """A dialogues model written before the `dialogues` mart counted turns may still give `n_turns`
+    (99 here, for every dialogue): the mart's count of the rows in `turns` stands."""
+    project = tmp_path / "project"
+    copy_of_project(project)
+    apply_example(project)
+    model = project / "models" / "intermediate" / "toy" / "int_toy__dialogues.sql"
+    given = model.read_text(encoding="utf-8")
+    model.write_text(
+        given.replace("        file_path as source_file", "        99 as n_turns,\n        file_path as source_file")
+    )
+    assert "99 as n_turns" in model.read_text(encoding="utf-8")
+    toy_parse_folder(project).mkdir()
+    parse_project(toy_parse_folder(project), project)
+    db_path = own_folder(project, "built") / "warehouse.duckdb"
+
+    ingest_and_build_toy(
+        project, db_path, TOY_EXAMPLE / "release", ["--select", "+dialogues", "--indirect-selection", "cautious"]
+    )
+
+    assert query(db_path, "select dialogue_key, n_turns from marts.dialogues order by 1") == [
+        ("toy:t1", 2),
+        ("toy:t2", 3),
+    ]
+
+
+@slow
 def test_the_toy_source_gets_agreement_rows_without_agreement_sql(toy_warehouse: tuple[Path, Path]) -> None:
     """The reviewers' α on the toy's question, as the krippendorff package computes it from each
     reviewer's first review of a dialogue (reviewers × dialogues): r1's and r2's in toy.jsonl (round 1),

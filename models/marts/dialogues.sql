@@ -8,6 +8,14 @@ unioned as (
 
 ),
 
+-- what the sources give but a turn count of their own: one written before this mart counted
+-- turns would otherwise stand beside the mart's, and be the one selected
+given as (
+
+    select columns(column_name -> column_name <> 'n_turns') from unioned
+
+),
+
 turns as (
 
     select * from {{ ref('turns') }}
@@ -27,10 +35,10 @@ turn_counts as (
 with_turn_counts as (
 
     select
-        unioned.*,
+        given.*,
         coalesce(turn_counts.n_turns, 0) as n_turns
-    from unioned
-    left join turn_counts on unioned.dialogue_key = turn_counts.dialogue_key
+    from given
+    left join turn_counts on given.dialogue_key = turn_counts.dialogue_key
 
 ),
 
