@@ -23,7 +23,7 @@ from dwh.reporting.report_judges import judge_colours
 from sample_data.judges import JUDGES, write_judges_sample
 from tests.bad_input import checksum, the_one_error, write_text
 from tests.dataset_folders import write_dataset
-from tests.helpers import dbt_folders, failing_rows, query, run_dwh
+from tests.helpers import dbt_folders, failing_rows, query, run_dwh, run_dwh_in_this_process
 from tests.test_judges_figures import NO_MONTE_CARLO, inputs, planted_case
 
 pytestmark = pytest.mark.slow  # each case runs the command line; some build
@@ -71,7 +71,7 @@ def sample_judges(small_sample_release: Path, tmp_path_factory: pytest.TempPathF
 def judged_warehouse(small_sample_build, sample_judges: Path, tmp_path: Path) -> Path:
     """A copy of the small sample's build with the sample's five judges loaded."""
     db_path = small_sample_build.copy_to(tmp_path / "db")
-    run_dwh(["ingest", "--judges", str(sample_judges)], db_path, check=True)
+    run_dwh_in_this_process(["ingest", "--judges", str(sample_judges)], db_path, check=True)
     return db_path
 
 
@@ -118,7 +118,7 @@ def test_judges_jsonl_bad_lines_are_rejects_and_the_rest_loads(
     path.parent.mkdir()
     write_text(path, "\n".join(lines) + "\n")
 
-    completed = run_dwh(["ingest", "--judges", str(path.parent)], db_path)
+    completed = run_dwh_in_this_process(["ingest", "--judges", str(path.parent)], db_path)
 
     assert completed.returncode == 0, completed.stderr
     with duckdb.connect(str(db_path), read_only=True) as con:
@@ -154,7 +154,7 @@ def test_judges_csv_record_the_reader_cannot_split_is_a_reject_and_later_lines_k
         f"j,{duo},wit,2\n",
     )
 
-    completed = run_dwh(["ingest", "--judges", str(path)], db_path)
+    completed = run_dwh_in_this_process(["ingest", "--judges", str(path)], db_path)
 
     assert completed.returncode == 0, completed.stderr
     with duckdb.connect(str(db_path), read_only=True) as con:
@@ -262,7 +262,7 @@ def test_a_judges_file_that_cannot_load_is_one_line_and_loads_nothing(
     path = tmp_path / name
     write_text(path, content)
 
-    completed = run_dwh(["ingest", "--judges", str(path)], db_path)
+    completed = run_dwh_in_this_process(["ingest", "--judges", str(path)], db_path)
 
     assert the_one_error(completed).startswith(f"dwh: error: {path}: {answer}")
     assert checksum(db_path) == before
@@ -281,7 +281,7 @@ def test_a_parquet_whose_columns_sit_in_a_struct_is_one_line_naming_it(
             f"as answer{extra}) to '{path}' (format parquet)"
         )
 
-    completed = run_dwh(["ingest", "--judges", str(path)], db_path)
+    completed = run_dwh_in_this_process(["ingest", "--judges", str(path)], db_path)
 
     assert the_one_error(completed) == (
         f"dwh: error: {path}: no column 'judge': the columns sit inside the struct column 'answer'; write them as "
@@ -316,7 +316,7 @@ def test_a_reload_whose_every_row_is_rejected_keeps_every_judges_earlier_judgeme
         [(r["judge"], r["dialogue_key"], r["question"], r["movie_id"], r["value"]) for r in spoilt],
     )
 
-    completed = run_dwh(["ingest", "--judges", str(path)], judged_warehouse)
+    completed = run_dwh_in_this_process(["ingest", "--judges", str(path)], judged_warehouse)
 
     assert completed.returncode == 0, completed.stderr
     assert f"judges: 0 judge(s) loaded, 0 judgement(s), {len(rows)} reject(s)" in completed.stdout
@@ -348,8 +348,12 @@ def test_a_judge_answered_per_source_keeps_every_source_and_says_what_it_replace
 
     for source, suffix in zip(order, suffixes):
         write_judges(tmp_path / f"{source}{suffix}", answers(source))
-        run_dwh(["ingest", "--judges", str(tmp_path / f"{source}{suffix}")], judged_warehouse, check=True)
-    again = run_dwh(["ingest", "--judges", str(tmp_path / f"{order[0]}{suffixes[0]}")], judged_warehouse, check=True)
+        run_dwh_in_this_process(
+            ["ingest", "--judges", str(tmp_path / f"{source}{suffix}")], judged_warehouse, check=True
+        )
+    again = run_dwh_in_this_process(
+        ["ingest", "--judges", str(tmp_path / f"{order[0]}{suffixes[0]}")], judged_warehouse, check=True
+    )
 
     kept = [row for row in per_judge_and_source(judged_warehouse) if row[0] == "one_judge"]
     assert kept == sorted(("one_judge", source, 5) for source in order)  # the second source did not wipe the first
@@ -367,8 +371,8 @@ def test_two_files_of_one_name_keep_their_own_rejects_and_source_file(
     team_b = write_csv(tmp_path / "team_b" / "judges.csv", [("b", duo, "empathy", "", 2), ("b", duo, "grit", "", 3)])
     given_a = team_a.parent if layout == "file-and-folder" else team_a
 
-    run_dwh(["ingest", "--judges", str(given_a)], db_path, check=True)
-    run_dwh(["ingest", "--judges", str(team_b)], db_path, check=True)
+    run_dwh_in_this_process(["ingest", "--judges", str(given_a)], db_path, check=True)
+    run_dwh_in_this_process(["ingest", "--judges", str(team_b)], db_path, check=True)
 
     assert [line for _, line, _ in rejects_of(db_path)] == [3, 3]
     assert {file for file, _, _ in rejects_of(db_path)} == {str(team_a), str(team_b)}
@@ -400,7 +404,7 @@ def test_a_judgement_of_a_unit_its_dialogue_was_not_asked_is_a_reject(
     ]
     path = write_csv(tmp_path / "j.csv", rows)
 
-    completed = run_dwh(["ingest", "--judges", str(path)], db_path)
+    completed = run_dwh_in_this_process(["ingest", "--judges", str(path)], db_path)
 
     assert completed.returncode == 0, completed.stderr
     assert "judges: 1 judge(s) loaded, 2 judgement(s), 3 reject(s)" in completed.stdout
@@ -421,7 +425,9 @@ def test_every_judges_path_given_loads(
     second = write_csv(tmp_path / "folder" / "second.csv", [("b", judged_units["duo"], "empathy", "", 4)])
     paths = [first, first, second.parent] if same_file_twice else [first, second.parent]
 
-    completed = run_dwh(["ingest", *(arg for path in paths for arg in ("--judges", str(path)))], db_path)
+    completed = run_dwh_in_this_process(
+        ["ingest", *(arg for path in paths for arg in ("--judges", str(path)))], db_path
+    )
 
     assert completed.returncode == 0, completed.stderr
     assert "judges: 2 judge(s) loaded, 2 judgement(s), 0 reject(s)" in completed.stdout
@@ -434,10 +440,10 @@ def test_a_judge_name_with_blanks_is_the_same_judge(
 ) -> None:
     db_path = small_sample_build.copy_to(tmp_path / "db")
     name = {"a trailing blank": "gpt ", "a leading blank": " gpt", "a tab": "gpt\t"}[blank]
-    run_dwh(["ingest", "--judges", str(write_csv(tmp_path / "a.csv", [(name, judged_units["duo"], "empathy", "", 3)]))],
-            db_path, check=True)  # fmt: skip
+    first = write_csv(tmp_path / "a.csv", [(name, judged_units["duo"], "empathy", "", 3)])
+    run_dwh_in_this_process(["ingest", "--judges", str(first)], db_path, check=True)
 
-    completed = run_dwh(
+    completed = run_dwh_in_this_process(
         ["ingest", "--judges", str(write_csv(tmp_path / "b.csv", [("gpt", judged_units["duo"], "empathy", "", 4)]))],
         db_path,
         check=True,
@@ -460,7 +466,7 @@ def test_files_a_folder_does_not_load_are_named(
     elsewhere = write_csv(tmp_path / "elsewhere" / "more.csv", [("k", judged_units["duo"], "empathy", "", 3)])
     os.symlink(elsewhere.parent, folder / "linked")
 
-    completed = run_dwh(["ingest", "--judges", str(folder)], db_path)
+    completed = run_dwh_in_this_process(["ingest", "--judges", str(folder)], db_path)
 
     assert completed.returncode == 0, completed.stderr
     named = [line for line in completed.stdout.splitlines() if line.startswith("judges: not loaded: ")]
@@ -495,7 +501,7 @@ def test_jsonl_lines_keep_their_numbers_whatever_their_line_ends_and_a_repeated_
     path = tmp_path / "j.jsonl"
     write_text(path, text)
 
-    completed = run_dwh(["ingest", "--judges", str(path)], db_path)
+    completed = run_dwh_in_this_process(["ingest", "--judges", str(path)], db_path)
 
     assert completed.returncode == 0, completed.stderr
     assert query(db_path, "select line_number from raw.judge_judgements order by 1") == [(1,), (2,)]
@@ -513,7 +519,7 @@ def test_a_decimal_redial_movie_id_is_a_reject_naming_the_cause_and_the_fix(
     given = movie_id.format(movie=judged_units["movie"])
     path = write_csv(tmp_path / "j.csv", [("j", judged_units["redial"], "liked", given, 1)])
 
-    run_dwh(["ingest", "--judges", str(path)], db_path, check=True)
+    run_dwh_in_this_process(["ingest", "--judges", str(path)], db_path, check=True)
 
     assert rejects_of(db_path) == [
         (
@@ -537,7 +543,7 @@ def test_tasks_never_replace_a_file_they_did_not_write(existing: bytes, small_sa
     out = tmp_path / "answers.jsonl"
     write_text(out, existing)
 
-    completed = run_dwh(["tasks", str(out)], small_sample_build.db_path)
+    completed = run_dwh_in_this_process(["tasks", str(out)], small_sample_build.db_path)
 
     assert the_one_error(completed) == (
         f"dwh: error: {out}: already exists and is not a task file dwh wrote; dwh tasks replaces only its own "
@@ -548,9 +554,9 @@ def test_tasks_never_replace_a_file_they_did_not_write(existing: bytes, small_sa
 
 def test_tasks_replace_their_own_earlier_file(small_sample_build, tmp_path: Path) -> None:
     out = tmp_path / "tasks.jsonl"
-    run_dwh(["tasks", str(out), "--source", "duo"], small_sample_build.db_path, check=True)
+    run_dwh_in_this_process(["tasks", str(out), "--source", "duo"], small_sample_build.db_path, check=True)
 
-    run_dwh(["tasks", str(out), "--source", "redial"], small_sample_build.db_path, check=True)
+    run_dwh_in_this_process(["tasks", str(out), "--source", "redial"], small_sample_build.db_path, check=True)
 
     assert json.loads(out.read_text().splitlines()[0])["dialogue_key"].startswith("redial:")
 
@@ -561,7 +567,7 @@ def test_tasks_under_a_path_whose_folder_is_a_file_is_one_line(depth: str, small
     write_text(blocking, "judge\n")
     out = blocking / "tasks.jsonl" if depth == "parent" else blocking / "sub" / "tasks.jsonl"
 
-    completed = run_dwh(["tasks", str(out)], small_sample_build.db_path)
+    completed = run_dwh_in_this_process(["tasks", str(out)], small_sample_build.db_path)
 
     assert the_one_error(completed) == (
         f"dwh: error: {out}: {blocking} is a file, not a folder, so dwh tasks cannot write under it; choose a path "
@@ -649,10 +655,10 @@ def test_judgements_whose_units_a_reload_removed_are_set_aside_with_the_command_
     answers = write_csv(
         tmp_path / "answers" / "j.csv", [("j", gone, "preference", "", 3), ("j", kept, "preference", "", 4)]
     )
-    run_dwh(["ingest", "--judges", str(answers)], db_path, check=True)
+    run_dwh_in_this_process(["ingest", "--judges", str(answers)], db_path, check=True)
     duo = Path(shutil.copytree(small_sample_release / "duo", tmp_path / "duo"))
     (duo / "ed" / "en" / "0000.json").unlink()  # the release reloaded without the judged dialogue
-    run_dwh(["ingest", "--duo", str(duo)], db_path, check=True)
+    run_dwh_in_this_process(["ingest", "--duo", str(duo)], db_path, check=True)
 
     built = run_dwh(["build"], db_path, env_overrides=env)
 
@@ -662,7 +668,7 @@ def test_judgements_whose_units_a_reload_removed_are_set_aside_with_the_command_
     judged = query(db_path, "select judge, n_units from marts.judge_agreement where reference_dimension = 'user'")
     assert judged == [("j", 1)]  # the unit still judged; the removed one set aside
 
-    dropped = run_dwh(["ingest", "--judges", str(answers)], db_path, check=True)
+    dropped = run_dwh_in_this_process(["ingest", "--judges", str(answers)], db_path, check=True)
 
     assert "judges: 'j' on duo: its 2 earlier judgement(s) replaced by this load's 1" in dropped.stdout
     assert rejects_of(db_path) == [
@@ -738,15 +744,17 @@ def test_a_judge_is_coded_by_the_labels_of_each_build_so_a_dataset_reloaded_with
     env = dbt_folders(tmp_path / "dbt")
     db_path = tmp_path / "warehouse.duckdb"
     study = recoded_study(tmp_path / "study", SAFE, QUALITY, TOPIC)
-    run_dwh(["ingest", "--dataset", str(study)], db_path, check=True)
+    run_dwh_in_this_process(["ingest", "--dataset", str(study)], db_path, check=True)
     run_dwh(["build"], db_path, check=True, env_overrides=env)
-    run_dwh(["ingest", "--judges", str(write_csv(tmp_path / "judge.csv", judge_rows()))], db_path, check=True)
+    run_dwh_in_this_process(
+        ["ingest", "--judges", str(write_csv(tmp_path / "judge.csv", judge_rows()))], db_path, check=True
+    )
     run_dwh(["build"], db_path, check=True, env_overrides=env)
     before = {question: judge_figures(db_path, question) for question in ("safe", "quality")}
     assert all(before.values()) and before["safe"] != before["quality"]
 
     reloaded = recoded_study(tmp_path / "study", ["unsure", "yes", "no"], QUALITY[::-1], ["travel", "food"])
-    run_dwh(["ingest", "--dataset", str(reloaded)], db_path, check=True)
+    run_dwh_in_this_process(["ingest", "--dataset", str(reloaded)], db_path, check=True)
     built = run_dwh(["build"], db_path, env_overrides=env)
 
     assert built.returncode == 0, built.stdout[-3000:] + built.stderr
@@ -767,9 +775,9 @@ def test_a_judge_is_coded_by_the_labels_of_each_build_so_a_dataset_reloaded_with
         (len(kept),)
     ]
     scratch = tmp_path / "scratch.duckdb"
-    run_dwh(["ingest", "--dataset", str(reloaded)], scratch, check=True)
+    run_dwh_in_this_process(["ingest", "--dataset", str(reloaded)], scratch, check=True)
     run_dwh(["build"], scratch, check=True, env_overrides=dbt_folders(tmp_path / "scratch_dbt"))
-    run_dwh(["ingest", "--judges", str(tmp_path / "judge.csv")], scratch, check=True)
+    run_dwh_in_this_process(["ingest", "--judges", str(tmp_path / "judge.csv")], scratch, check=True)
     run_dwh(["build"], scratch, check=True, env_overrides=dbt_folders(tmp_path / "scratch_dbt"))
     for mart in ("judge_agreement", "judge_replacement", "judge_replacement_raters"):
         assert rounded_rows(db_path, mart) == rounded_rows(scratch, mart), mart

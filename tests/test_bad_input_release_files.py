@@ -35,7 +35,7 @@ from tests.bad_input import (
     the_one_error,
     write_text,
 )
-from tests.helpers import PROJECT_ROOT, dbt_folders, failing_rows, run_dwh, selecting
+from tests.helpers import PROJECT_ROOT, dbt_folders, failing_rows, run_dwh, run_dwh_in_this_process, selecting
 
 pytestmark = pytest.mark.slow  # each case runs the command line; some build
 
@@ -242,7 +242,7 @@ RAW_TABLES = {
 def test_bad_input_gets_a_clear_answer(case: Case, tmp_path: Path) -> None:
     given = case.write(tmp_path / "input")
     db_path = tmp_path / "warehouse.duckdb"
-    completed = run_dwh(["ingest", f"--{case.source}", str(given)], db_path)
+    completed = run_dwh_in_this_process(["ingest", f"--{case.source}", str(given)], db_path)
     assert "Traceback" not in completed.stderr
     if case.error:
         assert completed.returncode == 1
@@ -417,7 +417,7 @@ def test_values_that_break_documented_rules_fail_the_build_naming_them(tmp_path:
     test_file = redial / "test_data.jsonl"
     test_file.write_text(test_file.read_text() + json.dumps(CONVERSATION_391) + "\n")
     db_path = tmp_path / "warehouse.duckdb"
-    run_dwh(["ingest", "--duo", str(duo), "--redial", str(redial)], db_path, check=True)
+    run_dwh_in_this_process(["ingest", "--duo", str(duo), "--redial", str(redial)], db_path, check=True)
     failing = ["int_duo__scores_rules", "redial_conversation_ids_unique"]
     built = run_dwh(["build", *selecting(*failing)], db_path)
     assert built.returncode == 1
@@ -470,7 +470,7 @@ def test_a_source_failing_beside_another_publishes_nothing(tmp_path: Path) -> No
     warehouse keeps what the previous load published, DICES rows included."""
     dices = write_dices_sample(tmp_path / "releases", seed=2, items_350=1, items_990=1)[0].parent.parent
     db_path = tmp_path / "warehouse.duckdb"
-    run_dwh(["ingest", "--dices", str(dices)], db_path, check=True)
+    run_dwh_in_this_process(["ingest", "--dices", str(dices)], db_path, check=True)
     count_sql = (
         "select (select count(*) from raw.dices_350) + (select count(*) from raw.dices_990),"
         " count(*) from raw.ingest_loads"
@@ -479,7 +479,7 @@ def test_a_source_failing_beside_another_publishes_nothing(tmp_path: Path) -> No
         before = con.execute(count_sql).fetchone()
     not_redial = redial_folder(tmp_path / "bad", train=b"movieId,movieName\n1,x\n")
 
-    completed = run_dwh(["ingest", "--redial", str(not_redial), "--dices", str(dices)], db_path)
+    completed = run_dwh_in_this_process(["ingest", "--redial", str(not_redial), "--dices", str(dices)], db_path)
 
     assert completed.returncode == 1 and "Traceback" not in completed.stderr
     last_line = completed.stderr.strip().splitlines()[-1]
@@ -553,7 +553,7 @@ def test_only_release_members_of_a_zip_are_extracted(tmp_path: Path) -> None:
     archive = _duo_zip(tmp_path, lambda a: a.writestr(zipfile.ZipInfo("notes/padding.bin"), padding))
     archive.write_bytes(archive.read_bytes().replace(padding, padding.upper()))  # its CRC no longer matches
     db_path = tmp_path / "warehouse.duckdb"
-    completed = run_dwh(["ingest", "--duo", str(archive)], db_path)
+    completed = run_dwh_in_this_process(["ingest", "--duo", str(archive)], db_path)
     assert completed.returncode == 0, completed.stderr
     with duckdb.connect(str(db_path), read_only=True) as con:
         assert con.execute("select count(*) from raw.duo_dialogue_files").fetchone()[0] == 455
@@ -563,7 +563,7 @@ def test_a_release_member_out_of_proportion_is_refused_by_name(tmp_path: Path) -
     padded = '{"dialogue_id": "0001", "dialogue": []}' + " " * (20 * 2**20)  # valid JSON, 20 MiB, compresses ~1000x
     member = "duo/ed/en/0001.json"
     archive = _duo_zip(tmp_path, lambda a: a.writestr(member, padded), leave_out=member)
-    completed = run_dwh(["ingest", "--duo", str(archive)], tmp_path / "warehouse.duckdb")
+    completed = run_dwh_in_this_process(["ingest", "--duo", str(archive)], tmp_path / "warehouse.duckdb")
     assert re.fullmatch(
         rf"dwh: error: {re.escape(str(archive))}: refusing member '{member}': it expands to 20\.0 MiB from "
         r"[0-9.]+ KiB, over 100 times its compressed size: out of proportion for a release file",
@@ -588,7 +588,7 @@ def build_of_release_faults(tmp_path_factory: pytest.TempPathFactory) -> tuple[P
     repeated_row = list(csv.reader(io.StringIO(dices.read_text(encoding="utf-8"), newline="")))[-1]
     redial = _seeker_and_recommender_one_worker(root / "redial-input")
     db_path = root / "warehouse.duckdb"
-    run_dwh(["ingest", "--dices", str(dices), "--redial", str(redial)], db_path, check=True)
+    run_dwh_in_this_process(["ingest", "--dices", str(dices), "--redial", str(redial)], db_path, check=True)
     built = run_dwh(["build"], db_path, env_overrides=dbt_folders(root))
     assert built.returncode == 1 and "Traceback" not in built.stderr, built.stderr
     return db_path, built.stdout, root / "target", repeated_row
@@ -672,7 +672,7 @@ def test_a_corrupt_duo_zip_member_is_named(
     _damage_member(archive, member, damage)
     db_path = tmp_path / "warehouse.duckdb"
 
-    completed = run_dwh(["ingest", "--duo", str(archive)], db_path)
+    completed = run_dwh_in_this_process(["ingest", "--duo", str(archive)], db_path)
 
     assert _says_the_member_is_corrupt(completed, archive, member)
     assert not db_path.exists()
@@ -685,7 +685,7 @@ def test_a_corrupt_redial_zip_member_is_named_alike(tmp_path: Path) -> None:
     _damage_member(archive, "train_data.jsonl", _corrupt_data)
     db_path = tmp_path / "warehouse.duckdb"
 
-    completed = run_dwh(["ingest", "--redial", str(archive)], db_path)
+    completed = run_dwh_in_this_process(["ingest", "--redial", str(archive)], db_path)
 
     assert _says_the_member_is_corrupt(completed, archive, "train_data.jsonl")
     assert not db_path.exists()
@@ -725,7 +725,7 @@ def test_a_redial_line_repeating_a_key_is_rejected_with_its_text(
     second = json.dumps({**CONVERSATION_391, "conversationId": "392"})
     folder = redial_folder(tmp_path / "input", f"{twice}\n{second}\n".encode())
     db_path = tmp_path / "warehouse.duckdb"
-    completed = run_dwh(["ingest", "--redial", str(folder)], db_path, check=True)
+    completed = run_dwh_in_this_process(["ingest", "--redial", str(folder)], db_path, check=True)
     assert "1 record(s) rejected: see raw.ingest_rejects" in completed.stdout
     with duckdb.connect(str(db_path), read_only=True) as con:
         rejects = con.execute("select file_path, line_number, reason, raw_text from raw.ingest_rejects").fetchall()
@@ -744,7 +744,7 @@ def test_redial_ids_holding_the_key_separator_are_rejected_by_line(prefix: bytes
     lines = [_with_key_separator("1", "2:3"), _with_key_separator("1:2", "3"), CONVERSATION_391]
     redial = redial_folder(tmp_path / "input", prefix + "".join(json.dumps(c) + "\n" for c in lines).encode())
     db_path = tmp_path / "warehouse.duckdb"
-    completed = run_dwh(["ingest", "--redial", str(redial)], db_path)
+    completed = run_dwh_in_this_process(["ingest", "--redial", str(redial)], db_path)
     assert completed.returncode == 0 and "Traceback" not in completed.stderr, completed.stderr
     with duckdb.connect(str(db_path), read_only=True) as con:
         rejects = con.execute(
@@ -784,7 +784,7 @@ def test_duo_objective_scores_off_the_scale_are_named_from_staging(tmp_path: Pat
 
     duo = duo_release(tmp_path / "input", off_the_scale)
     db_path = tmp_path / "warehouse.duckdb"
-    run_dwh(["ingest", "--duo", str(duo)], db_path, check=True)
+    run_dwh_in_this_process(["ingest", "--duo", str(duo)], db_path, check=True)
     loaded = checksum(db_path)
     tests = ["duo_objective_score_is_integer_1_to_5", "int_duo__objective_metrics_rules"]
     built = run_dwh(["build", *selecting(*tests)], db_path, env_overrides=dbt_folders(tmp_path))

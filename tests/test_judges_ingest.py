@@ -13,7 +13,7 @@ import duckdb
 import pytest
 
 from sample_data.judges import JUDGES, write_judges_sample
-from tests.helpers import BuiltWarehouse, query, run_dwh
+from tests.helpers import BuiltWarehouse, query, run_dwh, run_dwh_in_this_process
 
 FIELDS = ["judge", "dialogue_key", "question", "movie_id", "value"]
 
@@ -93,7 +93,7 @@ def judge_rejects(db_path: Path) -> list[tuple]:
 def test_a_good_file_lands_with_its_file_and_line(suffix: str, units: dict, warehouse: Path, tmp_path: Path) -> None:
     path = write_judges(tmp_path / "in" / f"judge_a{suffix}", good_rows(units))
 
-    completed = run_dwh(["ingest", "--judges", str(path)], warehouse)
+    completed = run_dwh_in_this_process(["ingest", "--judges", str(path)], warehouse)
 
     assert completed.returncode == 0, completed.stderr
     assert "judges: 1 judge(s) loaded, 3 judgement(s), 0 reject(s)" in completed.stdout.splitlines()
@@ -106,7 +106,7 @@ def test_a_good_file_lands_with_its_file_and_line(suffix: str, units: dict, ware
         ("judge_a", "redial", redial, "liked", movie, "1", 1.0, name, first_line + 2),
     ]
     assert judge_rejects(warehouse) == []
-    summary = run_dwh(["summary"], warehouse, check=True)
+    summary = run_dwh_in_this_process(["summary"], warehouse, check=True)
     assert "Judges loaded: 1 judge(s), 3 judgement(s) (dices 1, duo 1, redial 1)" in summary.stdout
 
 
@@ -133,7 +133,7 @@ def test_each_bad_row_is_one_reject_with_file_line_and_reason(units: dict, wareh
     ]  # fmt: skip
     write_judges(path, [*good, *(row for row, _ in bad)])
 
-    completed = run_dwh(["ingest", "--judges", str(path)], warehouse)
+    completed = run_dwh_in_this_process(["ingest", "--judges", str(path)], warehouse)
 
     assert completed.returncode == 0, completed.stderr
     assert "judges: 1 judge(s) loaded, 3 judgement(s), 8 reject(s) (see raw.ingest_rejects)" in completed.stdout
@@ -153,7 +153,7 @@ def test_a_file_without_a_needed_column_is_one_line_and_loads_nothing(
     broken = write_judges(folder / f"b_broken{suffix}", good_rows(units, "judge_b"), ["judge", "dialogue_key", "value"])
     before = judgements(warehouse)
 
-    completed = run_dwh(["ingest", "--judges", str(folder)], warehouse)
+    completed = run_dwh_in_this_process(["ingest", "--judges", str(folder)], warehouse)
 
     lines = [line for line in completed.stderr.splitlines() if not line.startswith("landing ")]
     assert completed.returncode == 1
@@ -169,12 +169,14 @@ def test_loading_a_judge_again_replaces_that_judge_on_the_sources_it_lands_only(
 ) -> None:
     write_judges(tmp_path / "first" / "a.csv", good_rows(units, "judge_a"))
     write_judges(tmp_path / "first" / "b.jsonl", good_rows(units, "judge_b"))
-    run_dwh(["ingest", "--judges", str(tmp_path / "first")], warehouse, check=True)
+    run_dwh_in_this_process(["ingest", "--judges", str(tmp_path / "first")], warehouse, check=True)
     again = good_rows(units, "judge_a")[:1]
     again[0]["value"] = "2"
     write_judges(tmp_path / "again" / "a2.csv", again)
 
-    completed = run_dwh(["ingest", "--judges", str(tmp_path / "again" / "a2.csv")], warehouse, check=True)
+    completed = run_dwh_in_this_process(
+        ["ingest", "--judges", str(tmp_path / "again" / "a2.csv")], warehouse, check=True
+    )
 
     rows = judgements(warehouse)
     assert [(r[0], r[1], r[5], Path(r[7]).name) for r in rows] == [
@@ -195,7 +197,9 @@ def test_judges_beside_a_release_are_checked_against_the_last_build(
         tmp_path / "in" / "j.csv", [{"judge": "j", "dialogue_key": "duo:en:77777", "question": "empathy", "value": "3"}]
     )
 
-    completed = run_dwh(["ingest", "--duo", str(small_sample_release / "duo"), "--judges", str(path)], warehouse)
+    completed = run_dwh_in_this_process(
+        ["ingest", "--duo", str(small_sample_release / "duo"), "--judges", str(path)], warehouse
+    )
 
     assert completed.returncode == 0, completed.stderr
     assert judge_rejects(warehouse) == [
@@ -211,7 +215,7 @@ def test_judges_beside_a_release_are_checked_against_the_last_build(
 def test_tasks_writes_one_json_object_per_unit_with_its_turns(warehouse: Path, tmp_path: Path) -> None:
     out = tmp_path / "tasks.jsonl"
 
-    completed = run_dwh(["tasks", str(out)], warehouse, check=True)
+    completed = run_dwh_in_this_process(["tasks", str(out)], warehouse, check=True)
 
     expected_units = query(
         warehouse,
@@ -242,7 +246,9 @@ def test_tasks_writes_one_json_object_per_unit_with_its_turns(warehouse: Path, t
     n_turns = query(warehouse, f"select n_turns from marts.dialogues where dialogue_key = '{redial['dialogue_key']}'")
     assert len(redial["turns"]) == n_turns[0][0]
 
-    only = run_dwh(["tasks", str(tmp_path / "redial.jsonl"), "--source", "redial"], warehouse, check=True)
+    only = run_dwh_in_this_process(
+        ["tasks", str(tmp_path / "redial.jsonl"), "--source", "redial"], warehouse, check=True
+    )
     lines = (tmp_path / "redial.jsonl").read_text(encoding="utf-8").splitlines()
     assert all(json.loads(line)["dialogue_key"].startswith("redial:") for line in lines)
     assert only.stdout.strip() == f"tasks: {len(lines):,} unit(s) to judge in {tmp_path / 'redial.jsonl'}"
@@ -254,7 +260,7 @@ def test_the_samples_judges_load_with_no_reject(small_sample_release: Path, ware
     assert [p.name for p in written] == [f"{judge}.csv" for judge in JUDGES]
     assert [p.read_bytes() for p in write_judges_sample(sample, seed=0)] == [p.read_bytes() for p in written]
 
-    completed = run_dwh(["ingest", "--judges", str(sample / "judges")], warehouse, check=True)
+    completed = run_dwh_in_this_process(["ingest", "--judges", str(sample / "judges")], warehouse, check=True)
 
     assert judge_rejects(warehouse) == []
     assert ", 0 reject(s)" in completed.stdout and "judges: 5 judge(s) loaded" in completed.stdout
@@ -288,7 +294,7 @@ def test_judges_before_any_build_are_one_line(tmp_path: Path) -> None:
     path = write_judges(tmp_path / "j.csv", [])
     db_path = tmp_path / "never-built.duckdb"
 
-    completed = run_dwh(["ingest", "--judges", str(path)], db_path)
+    completed = run_dwh_in_this_process(["ingest", "--judges", str(path)], db_path)
 
     assert completed.returncode == 1
     assert completed.stderr.strip() == (
@@ -333,7 +339,7 @@ def test_tasks_without_built_marts_are_one_line(tmp_path: Path) -> None:
     duckdb.connect(str(db_path)).close()  # a DuckDB file that no build has filled
     out = tmp_path / "tasks.jsonl"
 
-    completed = run_dwh(["tasks", str(out)], db_path)
+    completed = run_dwh_in_this_process(["tasks", str(out)], db_path)
 
     assert completed.returncode == 1
     assert completed.stderr.strip() == (
