@@ -10,6 +10,7 @@ in two folders are two files.
 """
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -50,7 +51,7 @@ class FoundFiles:
     skipped: list[SkippedFile]
 
 
-def recognise_judges_files(con: duckdb.DuckDBPyConnection, given: list[Path]) -> FoundFiles:
+def recognise_judges_files(con: duckdb.DuckDBPyConnection, given: Sequence[Path]) -> FoundFiles:
     """Every judges file under the given paths with its columns; one without a needed column stops the load."""
     files: dict[str, LongFormFile] = {}
     skipped: list[SkippedFile] = []

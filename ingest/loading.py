@@ -1,7 +1,7 @@
 """Land the requested sources into a database, and report per file (`dwh ingest` runs it on a staged copy)."""
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -78,8 +78,8 @@ def land_into(db_path: Path, request: IngestRequest, progress: Callable[[str], N
         ensure_raw_schema(con)
         # a dataset folder or a judges file without a needed file or column stops the load before
         # the releases land
-        folders = recognise_datasets(con, list(request.datasets))
-        found = recognise_judges_files(con, list(request.judges))
+        folders = recognise_datasets(con, request.datasets)
+        found = recognise_judges_files(con, request.judges)
         load_id = new_load_id()
         sources = [r.source for r in request.sources] + ([DATASET_SOURCE] if folders else [])
         sources += [JUDGES_SOURCE] if request.judges else []
@@ -87,11 +87,11 @@ def land_into(db_path: Path, request: IngestRequest, progress: Callable[[str], N
             "insert into raw.ingest_loads values (?, current_timestamp, null, string_split(?, ','), ?)",
             [load_id, ",".join(sources), __version__],
         )
-        reports = _land_all(con, load_id, list(request.sources), progress)
+        reports = _land_all(con, load_id, request.sources, progress)
         landed = [_land_dataset(con, load_id, folder, progress, request.replace) for folder in folders]
         outcome = None
         if request.judges:
-            outcome = _land_judges(con, load_id, list(request.judges), found.files, bool(request.sources), progress)
+            outcome = _land_judges(con, load_id, request.judges, found.files, bool(request.sources), progress)
         con.execute("update raw.ingest_loads set finished_at = current_timestamp where load_id = ?", [load_id])
         return IngestOutcome(reports, outcome, found.skipped, landed)
     finally:
@@ -104,7 +104,7 @@ LANDS_ALONE = {source.name for source in SOURCES if source.lands_alone}
 
 
 def _land_all(
-    con: duckdb.DuckDBPyConnection, load_id: str, requests: list[SourceRequest], progress: Callable[[str], None]
+    con: duckdb.DuckDBPyConnection, load_id: str, requests: Sequence[SourceRequest], progress: Callable[[str], None]
 ) -> list[FileReport]:
     """Land every request: those in LANDS_ALONE first, then the others side by side (`in_parallel`).
 
@@ -153,7 +153,7 @@ def _land_dataset(
 def _land_judges(
     con: duckdb.DuckDBPyConnection,
     load_id: str,
-    paths: list[Path],
+    paths: Sequence[Path],
     files: list[LongFormFile],
     beside_releases: bool,
     progress: Callable[[str], None],

@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import duckdb
@@ -167,14 +168,22 @@ def mart_sql(project: Path) -> dict[str, str]:
 def toy_project(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """A copy of the project with the guide's example applied, and the folder holding the toy release."""
     root = tmp_path_factory.mktemp("fourth-source")
-    project, release_dir = root / "project", root / "release"
-    copy_of_project(project)
+    release_dir = root / "release"
     shutil.copytree(TOY_EXAMPLE / "release", release_dir)
     assert {key for edit in toy_example_edits() for key in edit} >= {"file", "lines", "after", "append", "to_lists"}
+    return parsed_toy_copy(root / "project"), release_dir
+
+
+def parsed_toy_copy(project: Path, edit: Callable[[Path], None] | None = None) -> Path:
+    """A copy of the project at `project` with the guide's example applied, then `edit(project)`,
+    parsed once in `toy_parse_folder` for its builds to start from."""
+    copy_of_project(project)
     apply_example(project)
+    if edit:
+        edit(project)
     toy_parse_folder(project).mkdir()
     parse_project(toy_parse_folder(project), project)
-    return project, release_dir
+    return project
 
 
 def toy_parse_folder(project: Path) -> Path:
@@ -282,17 +291,18 @@ def test_the_toy_source_reaches_every_shared_mart(toy_warehouse: tuple[Path, Pat
 def test_a_source_that_gives_its_own_turn_count_gets_the_marts(tmp_path: Path) -> None:
     """A dialogues model written before the `dialogues` mart counted turns may still give `n_turns`
     (99 here, for every dialogue): the mart's count of the rows in `turns` stands."""
-    project = tmp_path / "project"
-    copy_of_project(project)
-    apply_example(project)
-    model = project / "models" / "intermediate" / "toy" / "int_toy__dialogues.sql"
-    given = model.read_text(encoding="utf-8")
-    model.write_text(
-        given.replace("        file_path as source_file", "        99 as n_turns,\n        file_path as source_file")
-    )
-    assert "99 as n_turns" in model.read_text(encoding="utf-8")
-    toy_parse_folder(project).mkdir()
-    parse_project(toy_parse_folder(project), project)
+
+    def give_99_turns(project: Path) -> None:
+        model = project / "models" / "intermediate" / "toy" / "int_toy__dialogues.sql"
+        given = model.read_text(encoding="utf-8")
+        model.write_text(
+            given.replace(
+                "        file_path as source_file", "        99 as n_turns,\n        file_path as source_file"
+            )
+        )
+        assert "99 as n_turns" in model.read_text(encoding="utf-8")
+
+    project = parsed_toy_copy(tmp_path / "project", give_99_turns)
     db_path = own_folder(project, "built") / "warehouse.duckdb"
 
     ingest_and_build_toy(

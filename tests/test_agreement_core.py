@@ -17,7 +17,7 @@ from agreement_core import maths, resampling
 from agreement_core.parallel import ordered_map
 from agreement_core.settings import MonteCarloSettings, SettingsError
 from common.errors import DwhError
-from dwh.building.build_vars import refuse_unusable_agreement_vars
+from dwh.building.build_vars import checked_agreement_settings
 
 DEFAULTS = {
     "agreement_seed": 20240601,
@@ -75,10 +75,10 @@ def test_a_pattern_that_matches_no_question_is_refused_before_the_build() -> Non
     )
     assert settings.unmatched(questions) == ["dices/*/Q_Overall"]
     with pytest.raises(DwhError, match="'dices/\\*/Q_Overall' matches no question of seeds/judgement_questions.csv"):
-        refuse_unusable_agreement_vars(["--vars", "{agreement_monte_carlo_questions: ['dices/*/Q_Overall']}"])
+        checked_agreement_settings(["--vars", "{agreement_monte_carlo_questions: ['dices/*/Q_Overall']}"])
     with pytest.raises(DwhError, match="^--vars: .* is not YAML"):
-        refuse_unusable_agreement_vars(["--vars={agreement_seed: [}"])
-    refuse_unusable_agreement_vars(["--vars", "{agreement_monte_carlo_questions: ['dices/*/Q_overall']}"])
+        checked_agreement_settings(["--vars={agreement_seed: [}"])
+    checked_agreement_settings(["--vars", "{agreement_monte_carlo_questions: ['dices/*/Q_overall']}"])
 
 
 @pytest.mark.parametrize("level", ["ordinal", "ratio"])

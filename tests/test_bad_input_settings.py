@@ -333,8 +333,9 @@ def test_a_build_without_the_monte_carlo_runs_one_dbt_thread_unless_told_otherwi
     args: list[str], added: list[str]
 ) -> None:
     from dwh.building.build import threads_for
+    from dwh.building.build_vars import checked_agreement_settings
 
-    assert threads_for(args) == args + added
+    assert threads_for(args, checked_agreement_settings(args).enabled) == args + added
 
 
 def test_a_build_without_the_monte_carlo_passes_on_one_thread_with_no_interval(

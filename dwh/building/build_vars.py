@@ -90,16 +90,11 @@ def refuse_unusable_dataset_epsilons(db_path: Path | None) -> None:
             raise DwhError(f"{error}; fix it and load the dataset again (dwh ingest --dataset {folder})") from None
 
 
-def monte_carlo_is_off(dbt_args: list[str]) -> bool:
-    """Whether the build's vars (the project's, `--vars` over them) leave the Monte Carlo out."""
-    values = {**project_vars(), **given_vars(dbt_args)}
-    return not MonteCarloSettings.from_vars({name: values.get(name) for name in VARS}).enabled
-
-
-def refuse_unusable_agreement_vars(dbt_args: list[str], db_path: Path | None = None) -> None:
-    """One line for an agreement var dbt would take but the figures cannot use: a seed below 0, draws
-    below 1, not a whole number, or a question pattern that matches no question of the seed nor of a
-    dataset loaded in the warehouse at `db_path`."""
+def checked_agreement_settings(dbt_args: list[str], db_path: Path | None = None) -> MonteCarloSettings:
+    """The build's Monte Carlo settings (the project's vars, `--vars` over them). One line instead for
+    an agreement var dbt would take but the figures cannot use: a seed below 0, draws below 1, not a
+    whole number, or a question pattern that matches no question of the seed nor of a dataset loaded
+    in the warehouse at `db_path`."""
     values = {**project_vars(), **given_vars(dbt_args)}
     try:
         settings = MonteCarloSettings.from_vars({name: values.get(name) for name in VARS})
@@ -115,3 +110,4 @@ def refuse_unusable_agreement_vars(dbt_args: list[str], db_path: Path | None = N
             "seeds/judgement_questions.csv nor of a loaded dataset ('<source>/<scope>/<question>', names as in "
             "marts.ratings.question, case counts); fix the pattern or use ['*']"
         )
+    return settings

@@ -5,6 +5,7 @@ column, is one line naming the file (and column): nothing of the dataset is load
 """
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -154,7 +155,7 @@ def _refuse_unknown_rater_columns(folder: DatasetFolder) -> None:
             )
 
 
-def recognise_datasets(con: duckdb.DuckDBPyConnection, paths: list[Path]) -> list[DatasetFolder]:
+def recognise_datasets(con: duckdb.DuckDBPyConnection, paths: Sequence[Path]) -> list[DatasetFolder]:
     """Every dataset folder given, recognised; two folders of one name are refused."""
     folders: list[DatasetFolder] = []
     for path in paths:
