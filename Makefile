@@ -34,8 +34,12 @@ test: install browser
 	$(MAKE) -j2 pytest-all lint
 
 # The tests' numerics run as the build's: `dwh build` runs dbt with one BLAS thread (agreement_core/parallel.py).
+# Python keeps its bytecode (in __pycache__/, which git ignores) even where the environment says not to
+# (PYTHONDONTWRITEBYTECODE): else every pytest worker rewrites and compiles every test module again, and
+# every `dwh` process the tests start compiles the project (about 3 s of `make test-fast`, BENCHMARKS.md).
+KEEP_BYTECODE := PYTHONDONTWRITEBYTECODE=
 pytest-all: install
-	OPENBLAS_NUM_THREADS=1 $(BIN)/python -m pytest -n 2 --dist loadfile --durations=10
+	$(KEEP_BYTECODE) OPENBLAS_NUM_THREADS=1 $(BIN)/python -m pytest -n 2 --dist loadfile --durations=10
 
 # The property tests with fresh random examples, shrunk when they fail (make test runs them derandomized:
 # the same examples each run). A failure here is a finding: keep its case as an @example.
@@ -49,7 +53,7 @@ test-fast: install
 
 # two workers, the tests dealt out one by one (no shared build to keep a module beside)
 pytest-fast: install
-	OPENBLAS_NUM_THREADS=1 $(BIN)/python -m pytest -q -n 2 -m "not slow and not browser"
+	$(KEEP_BYTECODE) OPENBLAS_NUM_THREADS=1 $(BIN)/python -m pytest -q -n 2 -m "not slow and not browser"
 
 # dbt's unit tests need their models' parents to exist, not to hold data: one `dbt build` builds them
 # empty (`--empty`) in a scratch warehouse that holds the raw tables, no rows, each unit test before
