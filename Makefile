@@ -44,7 +44,7 @@ pytest-all: install
 # The property tests with fresh random examples, shrunk when they fail (make test runs them derandomized:
 # the same examples each run). A failure here is a finding: keep its case as an @example.
 test-explore: install
-	HYPOTHESIS_PROFILE=explore $(BIN)/python -m pytest -n 2 --dist loadfile -q tests/test_agreement_marts.py tests/test_agreement_reference_selfcheck.py tests/test_ingest_properties.py tests/test_datasets_properties.py tests/test_unique_test.py
+	HYPOTHESIS_PROFILE=explore $(BIN)/python -m pytest -n 2 --dist loadfile -q tests/agreement/test_agreement_marts.py tests/agreement/test_agreement_reference_selfcheck.py tests/ingest/test_ingest_properties.py tests/datasets/test_datasets_properties.py tests/marts/test_unique_test.py
 
 # Before each commit, the quick part: the tests that need no dbt build (pytest -m "not slow and not
 # browser"; markers in pyproject.toml), dbt's unit tests on an empty scratch warehouse, and ruff.

@@ -23,7 +23,7 @@ Lander = Callable[[Any, Path], list[Any]]
 class Source:
     """A built-in dataset: what names it, what it is, how it lands, and its properties, which the
     shared code reads instead of its name. `seeds/warehouse_sources.csv` holds the same rows for dbt
-    and for the judges' SQL (tests/test_source_registry.py keeps the two equal)."""
+    and for the judges' SQL (tests/ingest/test_source_registry.py keeps the two equal)."""
 
     # the `--<name>` option, the dbt source, the `raw.<name>_*` tables, `source` in every mart
     name: str

@@ -1,4 +1,4 @@
-"""What the bad-input tests (tests/test_bad_input_*.py) share: small releases written to order,
+"""What the bad-input tests (tests/*/test_bad_input_*.py) share: small releases written to order,
 and `dwh` run as a user runs it, with a time limit."""
 
 import csv

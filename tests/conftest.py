@@ -173,7 +173,7 @@ def rated_study_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return built_once_per_run("rated_study_build", tmp_path_factory, ingest_and_build_study)
 
 
-# The bad-input tests' small releases of all three sources (tests/test_bad_input_*.py): per test module,
+# The bad-input tests' small releases of all three sources (tests/*/test_bad_input_*.py): per test module,
 # as each module's own.
 
 

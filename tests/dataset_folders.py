@@ -1,5 +1,5 @@
-"""Dataset folders written to order for the dataset tests (tests/test_datasets_*.py,
-tests/test_bad_input_datasets.py): a small chatbot study in the contract's long form, its
+"""Dataset folders written to order for the dataset tests (tests/datasets/test_datasets_*.py,
+tests/datasets/test_bad_input_datasets.py): a small chatbot study in the contract's long form, its
 judgements in CSV, JSONL or Parquet, and any file replaced or left out."""
 
 import csv

@@ -14,7 +14,8 @@ from types import ModuleType
 import duckdb
 import pytest
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import PROJECT_ROOT
+
 BENCH_DIR = PROJECT_ROOT / "benchmarks"
 
 DUO_FILES = {"ed/en/0000.json": 3, "ed/ja/0001.json": 2, "wow/en/0002.json": 4}

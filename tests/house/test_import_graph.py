@@ -254,10 +254,15 @@ def test_imports_only_run_down_the_layers() -> None:
     assert upward_imports(graph) == []
 
 
+# the folders of Python besides the packages: the tests, in rooms by concern as the code is, and the benchmarks
+OTHER_PYTHON = ("tests", "benchmarks")
+
+
 def modules_per_folder(root: Path) -> dict[str, int]:
-    """How many modules each folder of the packages under `root` holds at its top (its __init__.py not counted)."""
+    """How many modules each folder of the packages and of OTHER_PYTHON under `root` holds at its top
+    (its __init__.py not counted)."""
     counts: dict[str, int] = {}
-    for path in module_files(root).values():
+    for path in [*module_files(root).values(), *(p for folder in OTHER_PYTHON for p in (root / folder).rglob("*.py"))]:
         folder = path.parent.relative_to(root).as_posix()
         counts[folder] = counts.get(folder, 0) + (path.name != "__init__.py")
     return counts
@@ -265,6 +270,6 @@ def modules_per_folder(root: Path) -> dict[str, int]:
 
 def test_no_folder_holds_more_than_a_dozen_modules_at_its_top() -> None:
     counts = modules_per_folder(PROJECT_ROOT)
-    assert {"common", "ingest", "agreement_core", "dwh"} <= set(counts)
+    assert {"common", "ingest", "agreement_core", "dwh", "tests", "tests/judges", "benchmarks"} <= set(counts)
     crowded = {folder: count for folder, count in counts.items() if count > MOST_MODULES}
     assert not crowded, f"folders with more than {MOST_MODULES} modules at their top: {crowded}"

@@ -28,7 +28,7 @@ from krippendorff import alpha as package_alpha
 from agreement_core import maths, resampling
 from tests import agreement_reference as reference
 from tests import monte_carlo_rerun
-from tests.helpers import BuiltWarehouse
+from tests.helpers import PROJECT_ROOT, BuiltWarehouse
 
 NOMINAL_3 = maths.label_distances(np.arange(3), "nominal")
 TOLERANCE = 1e-9
@@ -355,7 +355,7 @@ def rerun_monte_carlo(db_path: Path, seed: int, tmp_path: Path, blas_threads: in
         [sys.executable, "-m", "tests.monte_carlo_rerun", str(db_path), str(seed), str(out)],
         check=True,
         env=env,
-        cwd=Path(__file__).resolve().parent.parent,
+        cwd=PROJECT_ROOT,
     )
     return pd.read_parquet(out).astype({"group_dimension": object, "group_value": object})
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import PROJECT_ROOT
+
 AGREEMENT_INTERMEDIATE = sorted((PROJECT_ROOT / "models" / "intermediate" / "agreement").glob("*.sql"))
 AGREEMENT_MARTS = sorted((PROJECT_ROOT / "models" / "marts" / "agreement").glob("*.sql"))
 # GRASP published figures for DICES-350's Q_overall alone: comparing with them is DICES's by nature

@@ -72,7 +72,7 @@ def test_a_build_leaving_the_figures_out_after_a_rating_changed_names_the_marts_
     assert stale_lines(whole.stdout) == []
     scratch = tmp_path / "scratch.duckdb"
     shutil.copyfile(db_path, scratch)
-    # what `dwh build --full` runs (tests/test_build_plan_states.py), for the lineage of the mart compared
+    # what `dwh build --full` runs (tests/building/test_build_plan_states.py), for the lineage of the mart compared
     run_dwh(["build", "--select", "+agreement", "--full-refresh"], scratch, check=True)
     pd.testing.assert_frame_equal(
         agreement(db_path).drop(columns="computed_at", errors="ignore"),

@@ -16,11 +16,11 @@ from krippendorff import alpha as package_alpha
 
 from ingest.recipes import run_recipe
 from sample_data.datasets import write_datasets_sample
-from tests.helpers import BuiltWarehouse, dbt_folders, ingest_and_build, query, run_dwh
+from tests.helpers import PROJECT_ROOT, BuiltWarehouse, dbt_folders, ingest_and_build, query, run_dwh
 
 pytestmark = pytest.mark.slow  # every case reads a build (its own, the module's or the session's)
 
-SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+SHARED_DATA = PROJECT_ROOT.parent / "shared" / "data"
 STUDY = "chatbot_study"
 
 

@@ -1,6 +1,6 @@
 """`dwh report` seen in a real browser and `dwh export` read back by DuckDB and pyarrow, on the
 embedded sample built as `make demo` builds it (the dbt docs page in a browser:
-tests/test_build_dbt_habits.py)."""
+tests/building/test_build_dbt_habits.py)."""
 
 import hashlib
 import html

@@ -25,7 +25,7 @@ from agreement_core.judge_figures.judge_references import JudgeQuestion, judge_q
 from agreement_core.questions import Question
 from agreement_core.settings import MonteCarloSettings
 from tests import agreement_reference as reference
-from tests.test_agreement_uncertainty import assert_calibrated, assert_keeps_decisions
+from tests.agreement.test_agreement_uncertainty import assert_calibrated, assert_keeps_decisions
 
 TOLERANCE = 1e-9
 NO_MONTE_CARLO = MonteCarloSettings(False, 1, 1, 1, ("*",))

@@ -1,7 +1,7 @@
 """The long-form reader exists once (ingest/long_form/): `dwh ingest --judges` and `dwh ingest
 --dataset` recognise and read their files through it and read no file themselves, and common/ and
 ingest/ have one identifier(), one one_line() and one second_values.sql. Reads the source only; what the reader
-answers either side is tested in tests/test_bad_input_judges.py and tests/test_bad_input_datasets.py."""
+answers either side is tested in tests/judges/test_bad_input_judges.py and tests/datasets/test_bad_input_datasets.py."""
 
 import ast
 from pathlib import Path

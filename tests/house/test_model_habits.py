@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import PROJECT_ROOT
+
 MARTS = sorted((PROJECT_ROOT / "models" / "marts").rglob("*.sql"))
 MODEL_YAMLS = sorted((PROJECT_ROOT / "models").rglob("*.yml"))
 FINAL_CTE = re.compile(

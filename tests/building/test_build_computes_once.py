@@ -23,7 +23,7 @@ import pandas as pd
 import pytest
 
 from sample_data.judges import write_judges_sample
-from tests.helpers import BuiltWarehouse, copy_of_project, dbt_folders, query, run_dwh
+from tests.helpers import PROJECT_ROOT, BuiltWarehouse, copy_of_project, dbt_folders, query, run_dwh
 
 # each memoized model, with the columns naming a slot: the rows computed together
 SLOTS = {
@@ -75,7 +75,7 @@ def build(db_path: Path, root: Path, *args: str, project: Path | None = None) ->
     env.pop("DWH_DEBUG", None)
     completed = subprocess.run(
         [sys.executable, "-m", "dwh.cli", "build", *args],
-        cwd=project or Path(__file__).resolve().parent.parent,
+        cwd=project or PROJECT_ROOT,
         env=env,
         capture_output=True,
         text=True,
@@ -131,7 +131,7 @@ def history(small_sample_build: BuiltWarehouse, small_sample_release: Path, tmp_
     (root / "scratch").mkdir()
     from_scratch = Path(shutil.copyfile(db_path, root / "scratch" / "warehouse.duckdb"))
     incremental = Path(shutil.copyfile(db_path, root / "incremental.duckdb"))
-    # what `dwh build --full` runs (tests/test_build_plan_states.py), for the figures' models
+    # what `dwh build --full` runs (tests/building/test_build_plan_states.py), for the figures' models
     outputs["from scratch"] = build(
         from_scratch, root / "dbt-scratch", *figures_only, "--full-refresh", project=project
     )

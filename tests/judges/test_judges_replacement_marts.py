@@ -15,7 +15,7 @@ import pytest
 
 from sample_data.datasets import write_datasets_sample
 from tests.helpers import dbt_folders, query, run_dwh
-from tests.test_judges_replacement import paper_alt_test, same
+from tests.judges.test_judges_replacement import paper_alt_test, same
 
 pytestmark = pytest.mark.slow
 

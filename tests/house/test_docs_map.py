@@ -275,7 +275,7 @@ def test_nothing_sends_a_reader_outside_the_repository() -> None:
 def defined_tests() -> set[str]:
     return {
         m[1]
-        for path in (PROJECT_ROOT / "tests").glob("*.py")
+        for path in (PROJECT_ROOT / "tests").rglob("*.py")
         for m in re.finditer(r"^def (test_\w+)", path.read_text(), re.M)
     }
 
@@ -293,7 +293,7 @@ def test_every_test_a_doc_names_exists() -> None:
 
 def test_what_adding_a_source_takes_is_said_as_the_guide_does_it() -> None:
     """README and the guide say how many files the guide's example writes and edits: its files in
-    docs/examples/toy_source/ (what tests/test_adding_a_source.py applies) count them, the new ones
+    docs/examples/toy_source/ (what tests/ingest/test_adding_a_source.py applies) count them, the new ones
     and the project's files its edits.yml changes."""
     written = toy_example_new_files()
     edited = {edit["file"] for edit in toy_example_edits()}

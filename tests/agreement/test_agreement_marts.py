@@ -86,7 +86,7 @@ RATER_COLUMNS = {
     "raw_race": "varchar",
 }
 # what the datasets (`dwh ingest --dataset`) bring to the agreement models' inputs: none here (their
-# path is tested in tests/test_datasets_marts.py), so empty tables of their shapes
+# path is tested in tests/datasets/test_datasets_marts.py), so empty tables of their shapes
 DATASET_INPUTS = {
     "intermediate.int_dataset__judgements": {**JUDGEMENT_COLUMNS, "value_code": "double"},
     "intermediate.int_dataset__raters": {"rater_key": "varchar", "source": "varchar", "rater_role": "varchar"},

@@ -1,6 +1,6 @@
 """The memo's promises without a build (`agreement_core.memo`): a slot's fingerprint holds exactly
 what its figures are computed from, so stored rows are reused when and only when a computation
-would give them again. The builds that reuse them: tests/test_build_computes_once.py."""
+would give them again. The builds that reuse them: tests/building/test_build_computes_once.py."""
 
 import duckdb
 import numpy as np
