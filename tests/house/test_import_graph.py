@@ -12,7 +12,10 @@ The rooms and their order are docs/OPERATING.md's "Where things are"."""
 
 import ast
 from collections.abc import Iterator
+from fnmatch import fnmatch
 from pathlib import Path
+
+import pytest
 
 from tests.helpers import PROJECT_ROOT
 
@@ -273,3 +276,12 @@ def test_no_folder_holds_more_than_a_dozen_modules_at_its_top() -> None:
     assert {"common", "ingest", "agreement_core", "dwh", "tests", "tests/judges", "benchmarks"} <= set(counts)
     crowded = {folder: count for folder, count in counts.items() if count > MOST_MODULES}
     assert not crowded, f"folders with more than {MOST_MODULES} modules at their top: {crowded}"
+
+
+def test_pytest_collects_every_room_of_the_tests(request: pytest.FixtureRequest) -> None:
+    """pytest passes over folders that match its `norecursedirs` (by default `build`, `dist`, `venv`, …):
+    a room of that name would have its tests silently never run."""
+    skipped = request.config.getini("norecursedirs")
+    rooms = [path for path in (PROJECT_ROOT / "tests").rglob("*") if path.is_dir() and path.name != "__pycache__"]
+    assert len(rooms) >= 9
+    assert [room.name for room in rooms if any(fnmatch(room.name, pattern) for pattern in skipped)] == []
