@@ -13,7 +13,6 @@ the `krippendorff` package and scipy), to 1e-9 or both null, on:
 from __future__ import annotations
 
 import json
-import math
 import os
 import subprocess
 import sys
@@ -27,11 +26,11 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests import agreement_reference as reference
+from tests.figure_checks import same_figure
 from tests.helpers import PROJECT_ROOT, BuiltWarehouse
 
 pytestmark = pytest.mark.slow  # dbt compiles and builds
 
-TOLERANCE = 1e-9
 SOURCES = ("duo", "redial", "dices")
 MAP_MARTS = ("rating_distributions", "group_rating_distributions")  # value_counts / value_shares maps
 MART_KEYS = {
@@ -127,22 +126,6 @@ SEED_TYPES = {
 # ------------------------------------------------------------------------------- comparison
 
 
-def same_value(expected: object, actual: object) -> bool:
-    expected_null = expected is None or (isinstance(expected, float) and math.isnan(expected))
-    actual_null = actual is None or (isinstance(actual, float) and math.isnan(actual))
-    if expected_null or actual_null:
-        return expected_null and actual_null
-    if isinstance(expected, list):
-        return (
-            isinstance(actual, list)
-            and len(expected) == len(actual)
-            and all(a[0] == b[0] and same_value(a[1], b[1]) for a, b in zip(expected, actual))
-        )
-    if isinstance(expected, (int, float)) and not isinstance(expected, bool):
-        return abs(float(expected) - float(actual)) <= TOLERANCE
-    return expected == actual
-
-
 def differences(mart: str, expected: pd.DataFrame, actual: pd.DataFrame) -> list[str]:
     """Every row missing on one side and every figure that differs, as readable lines."""
     keys = MART_KEYS[mart]
@@ -159,7 +142,7 @@ def differences(mart: str, expected: pd.DataFrame, actual: pd.DataFrame) -> list
     found += [f"{mart}: unexpected row {key}" for key in actual_rows.keys() - expected_rows.keys()]
     for key in expected_rows.keys() & actual_rows.keys():
         for column, value in expected_rows[key].items():
-            if not same_value(value, actual_rows[key][column]):
+            if not same_figure(value, actual_rows[key][column]):
                 found.append(f"{mart} {key} {column}: expected {value!r}, got {actual_rows[key][column]!r}")
     return sorted(found)
 

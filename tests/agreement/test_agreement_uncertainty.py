@@ -28,6 +28,7 @@ from krippendorff import alpha as package_alpha
 from agreement_core import maths, resampling
 from tests import agreement_reference as reference
 from tests import monte_carlo_rerun
+from tests.figure_checks import assert_calibrated, assert_keeps_decisions
 from tests.helpers import PROJECT_ROOT, BuiltWarehouse
 
 NOMINAL_3 = maths.label_distances(np.arange(3), "nominal")
@@ -173,34 +174,6 @@ def test_without_a_group_effect_the_p_values_are_uniform_and_the_sequential_ones
         full.append(permutation_test(values, groups, rating_set, 199, stop_at=200).gai_p[0])
         sequential.append(permutation_test(values, groups, rating_set, 199).gai_p[0])
     assert_calibrated(np.array(full), np.array(sequential))
-
-
-def assert_calibrated(full: np.ndarray, sequential: np.ndarray) -> None:
-    """p-values of independent tests without an effect: of all P shuffles uniform (Kolmogorov–Smirnov,
-    and about 5% below 0.05: within ±3 binomial SDs for 150 tests or more); sequential, the same at
-    0.05 or below and never too small: P(p ≤ α) ≤ α within 3 binomial SDs for every α."""
-    n = len(full)
-    assert not np.isnan(full).any() and not np.isnan(sequential).any()
-    assert ((full > 0) & (full <= 1)).all() and ((sequential > 0) & (sequential <= 1)).all()
-    assert scipy.stats.kstest(full, "uniform").pvalue > 0.01
-    assert 0.01 <= (full < 0.05).mean() <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / n)
-    assert_keeps_decisions(full, sequential)
-    for level in (0.01, 0.05, 0.1, 0.2, 0.3, 0.5, 0.8):
-        assert (sequential <= level).mean() <= level + 3 * np.sqrt(level * (1 - level) / n), level
-
-
-def assert_keeps_decisions(
-    p_full: np.ndarray, p: np.ndarray, q_full: np.ndarray | None = None, q: np.ndarray | None = None
-) -> None:
-    """A sequential test's p (and Benjamini–Hochberg q) against the test of all P shuffles: every
-    p ≤ 0.05 the same, exactly; every other p above 0.05; q < 0.05 for the same figures, with the
-    same q (`resampling.stopping_count`)."""
-    significant = p_full <= 0.05
-    assert np.array_equal(p[significant], p_full[significant]), (p, p_full)
-    assert (p[~significant & ~np.isnan(p_full)] > 0.05).all(), (p, p_full)
-    assert np.array_equal(np.isnan(p), np.isnan(p_full))
-    if q is not None:
-        assert np.array_equal(q < 0.05, q_full < 0.05) and np.array_equal(q[q < 0.05], q_full[q_full < 0.05])
 
 
 def rating_sets(rng: np.random.Generator, n_sets: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:

@@ -2,7 +2,6 @@
 (and on the load bookkeeping), and the warehouse it publishes equals a full build of the same raw data."""
 
 import json
-import math
 import shutil
 from pathlib import Path
 
@@ -10,6 +9,7 @@ import duckdb
 import pytest
 
 from sample_data.redial import write_redial_sample
+from tests.figure_checks import same_figure
 from tests.helpers import BuiltWarehouse, dbt_folders, run_dwh
 
 pytestmark = pytest.mark.slow  # dbt builds
@@ -95,15 +95,6 @@ def mart_rows(db_path: Path) -> dict[str, list[tuple]]:
         con.close()
 
 
-def same_value(left: object, right: object) -> bool:
-    """Equal; floats to 1e-9. Any two full builds differ there too: DuckDB sums floats in parallel, in
-    no fixed order (~1e-15 apart), and α near 0 or GAI with an xRR near 0 magnify that to ~1e-9 relative.
-    The contract's figures are checked against the reference to 1e-6."""
-    if isinstance(left, float) and isinstance(right, float):
-        return math.isclose(left, right, rel_tol=1e-9, abs_tol=1e-9) or (math.isnan(left) and math.isnan(right))
-    return left == right
-
-
 def test_the_incremental_warehouse_equals_a_full_build(reloaded: dict) -> None:
     built, reference = mart_rows(reloaded["db"]), mart_rows(reloaded["reference"])
     assert built.keys() == reference.keys()
@@ -111,7 +102,7 @@ def test_the_incremental_warehouse_equals_a_full_build(reloaded: dict) -> None:
     for name, rows in reference.items():
         assert len(built[name]) == len(rows), name
         for built_row, reference_row in zip(built[name], rows):
-            assert all(same_value(a, b) for a, b in zip(built_row, reference_row)), (name, built_row, reference_row)
+            assert all(same_figure(a, b) for a, b in zip(built_row, reference_row)), (name, built_row, reference_row)
     redial_dialogues = [row for row in built["dialogues"] if row[1] == "redial"]
     assert redial_dialogues  # the new ReDial release is what the marts now show
 

@@ -285,3 +285,18 @@ def test_pytest_collects_every_room_of_the_tests(request: pytest.FixtureRequest)
     rooms = [path for path in (PROJECT_ROOT / "tests").rglob("*") if path.is_dir() and path.name != "__pycache__"]
     assert len(rooms) >= 9
     assert [room.name for room in rooms if any(fnmatch(room.name, pattern) for pattern in skipped)] == []
+
+
+def test_no_test_module_imports_from_another() -> None:
+    """What tests share lives in the modules at the top of tests/ (fixtures, helpers, references,
+    cases, the figures' checks), never in another test module: importing one runs its module-level
+    work and ties one room's tests to another's."""
+    borrowed = {
+        f"{path.relative_to(PROJECT_ROOT)} imports {name}"
+        for path in (PROJECT_ROOT / "tests").rglob("test_*.py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom | ast.Import)
+        for name in ([node.module or ""] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names])
+        if name.startswith("tests.") and name.rsplit(".", 1)[-1].startswith("test_")
+    }
+    assert borrowed == set()

@@ -24,7 +24,7 @@ from sample_data.judges import JUDGES, write_judges_sample
 from tests.bad_input import checksum, the_one_error, write_text
 from tests.dataset_folders import write_dataset
 from tests.helpers import dbt_folders, failing_rows, query, run_dwh, run_dwh_in_this_process
-from tests.judges.test_judges_figures import NO_MONTE_CARLO, inputs, planted_case
+from tests.judge_cases import NO_MONTE_CARLO, inputs, planted_case, write_judges
 
 pytestmark = pytest.mark.slow  # each case runs the command line; some build
 
@@ -336,8 +336,6 @@ def test_a_reload_whose_every_row_is_rejected_keeps_every_judges_earlier_judgeme
 def test_a_judge_answered_per_source_keeps_every_source_and_says_what_it_replaced(
     order: tuple[str, str], suffixes: tuple[str, str], judged_warehouse: Path, tmp_path: Path
 ) -> None:
-    from tests.judges.test_judges_ingest import write_judges
-
     def answers(source: str) -> list[dict]:
         rows = query(
             judged_warehouse,

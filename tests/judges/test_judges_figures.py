@@ -25,12 +25,8 @@ from agreement_core.judge_figures.judge_references import JudgeQuestion, judge_q
 from agreement_core.questions import Question
 from agreement_core.settings import MonteCarloSettings
 from tests import agreement_reference as reference
-from tests.agreement.test_agreement_uncertainty import assert_calibrated, assert_keeps_decisions
-
-TOLERANCE = 1e-9
-NO_MONTE_CARLO = MonteCarloSettings(False, 1, 1, 1, ("*",))
-GENDERS = ["Man", "Woman"]
-
+from tests.figure_checks import assert_calibrated, assert_keeps_decisions, same_figure
+from tests.judge_cases import GENDERS, NO_MONTE_CARLO, inputs, planted_case
 
 # --------------------------------------------------------------------------------- generated sets
 
@@ -62,23 +58,6 @@ def judged_questions(draw: st.DrawFn) -> dict:
         if (value := draw(st.sampled_from([*judge_codes, None]))) is not None
     ]
     return {"level": level, "codes": codes, "rows": rows, "judge_rows": judge_rows, "genders": genders}
-
-
-def inputs(case: dict) -> tuple[Question, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    question = Question(7, "dices", "350", "safety", "Q_overall", np.array(case["codes"], dtype=float), case["level"])
-    references = pd.DataFrame(case["rows"], columns=["unit_id", "rater_id", "ceiling_rater", "reference", "value_code"])
-    judge_values = pd.DataFrame(case["judge_rows"], columns=["judge", "unit_id", "value"])
-    groups = pd.DataFrame(
-        [
-            {"group_id": 1 + GENDERS.index(gender), "group_dimension": "gender", "group_value": gender, "rater_id": r}
-            for r, gender in enumerate(case["genders"])
-        ]
-        + [
-            {"group_id": 0, "group_dimension": "all", "group_value": "all", "rater_id": r}
-            for r in range(len(case["genders"]))
-        ]
-    )
-    return question, references, judge_values, groups
 
 
 def reference_question(case: dict) -> reference.Question:
@@ -117,12 +96,6 @@ def estimable(figure: reference.CrossReliability, judge: dict[int, list], human:
     return figure.xrr if figure.n_units >= judges.MIN_XRR_UNITS and len(values) >= 2 else None
 
 
-def same(expected: object, actual: object) -> bool:
-    if expected is None or (isinstance(expected, float) and math.isnan(expected)):
-        return actual is None or actual is pd.NA or (isinstance(actual, float) and math.isnan(actual))
-    return abs(float(expected) - float(actual)) <= TOLERANCE
-
-
 def expected_ceiling(case: dict, members, judge_xrr: float | None, judge_units: int) -> tuple:
     chosen = [row for row in case["rows"] if members(row)]
     if max(Counter(row["unit_id"] for row in chosen).values(), default=0) <= 1:
@@ -155,22 +128,22 @@ def test_every_deterministic_figure_equals_the_independent_code(case: dict) -> N
         figure = xrr_of(judge, human, case)
         assert row["n_units"] == figure.n_units
         judge_xrr = estimable(figure, judge, human)
-        assert same(judge_xrr, row["xrr"]), (row, figure)
+        assert same_figure(judge_xrr, row["xrr"]), (row, figure)
         shared = sorted(set(judge) & set(human))
         if case["level"] == "interval":
             x = [judge[u][0] for u in shared]
             y = [sum(human[u]) / len(human[u]) for u in shared]
             if len(shared) >= 2 and len(set(x)) > 1 and len(set(y)) > 1:
-                assert same(scipy.stats.spearmanr(x, y).statistic, row["spearman_rho"])
-                assert same(scipy.stats.kendalltau(x, y, variant="b").statistic, row["kendall_tau_b"])
-                assert same(scipy.stats.kendalltau(x, y, variant="b").pvalue, row["kendall_p"])
+                assert same_figure(scipy.stats.spearmanr(x, y).statistic, row["spearman_rho"])
+                assert same_figure(scipy.stats.kendalltau(x, y, variant="b").statistic, row["kendall_tau_b"])
+                assert same_figure(scipy.stats.kendalltau(x, y, variant="b").pvalue, row["kendall_p"])
         else:
             plurality = [judge[u][0] in most_frequent(human[u]) for u in shared]
             member = [human[u].count(judge[u][0]) / len(human[u]) for u in shared]
-            assert same(sum(plurality) / len(shared) if shared else None, row["plurality_agreement"])
-            assert same(sum(member) / len(shared) if shared else None, row["member_agreement"])
+            assert same_figure(sum(plurality) / len(shared) if shared else None, row["plurality_agreement"])
+            assert same_figure(sum(member) / len(shared) if shared else None, row["member_agreement"])
         median, n_raters, percentile = expected_ceiling(case, members, judge_xrr, figure.n_units)
-        assert same(median, row["human_xrr_median"]) and same(percentile, row["judge_percentile"])
+        assert same_figure(median, row["human_xrr_median"]) and same_figure(percentile, row["judge_percentile"])
         assert (n_raters is None and row["n_human_raters"] is pd.NA) or n_raters == row["n_human_raters"]
         if row["reference_dimension"] == "gender":
             everyone = values_of(case["rows"], reference_members(case, "raters", "all"))
@@ -181,10 +154,10 @@ def test_every_deterministic_figure_equals_the_independent_code(case: dict) -> N
                     rest[u].remove(value)
             rest = {u: v for u, v in rest.items() if v}
             with_rest = estimable(xrr_of(judge, rest, case), judge, rest)
-            assert same(with_rest, row["xrr_with_rest"])
+            assert same_figure(with_rest, row["xrr_with_rest"])
             readable = with_rest is not None and with_rest >= judges.ALIGNMENT_FLOOR
             alignment = judge_xrr / with_rest if readable and judge_xrr is not None else None
-            assert same(alignment, row["alignment"]), (row, with_rest)
+            assert same_figure(alignment, row["alignment"]), (row, with_rest)
 
 
 def most_frequent(values: list) -> set:
@@ -207,7 +180,9 @@ def test_two_judges_are_compared_on_the_units_both_judged(case: dict) -> None:
         human = {u: v for u, v in human.items() if u in both}
         with_a, with_b = xrr_of(a, human, case), xrr_of(b, human, case)
         assert row["n_units"] == with_a.n_units > 0
-        assert same(estimable(with_a, a, human), row["xrr_a"]) and same(estimable(with_b, b, human), row["xrr_b"])
+        assert same_figure(estimable(with_a, a, human), row["xrr_a"]) and same_figure(
+            estimable(with_b, b, human), row["xrr_b"]
+        )
 
 
 def test_a_judge_equal_to_the_users_scores_has_xrr_and_rho_one() -> None:
@@ -227,25 +202,6 @@ def test_a_judge_equal_to_the_users_scores_has_xrr_and_rho_one() -> None:
 
 
 # ------------------------------------------------------------------------------------ Monte Carlo
-
-
-def planted_case(rng: np.random.Generator, n_units: int, sided: bool, women_differ: bool = True) -> dict:
-    """20 raters (10 men, 10 women) on 3 labels, the women with a view of their own (or not); a judge
-    that copies the women's view (sided) or draws its own labels."""
-    genders = ["Man"] * 10 + ["Woman"] * 10
-    leaning = rng.integers(1, 4, n_units)
-    women_view = rng.integers(1, 4, n_units) if women_differ else leaning
-    rows = []
-    for rater, gender in enumerate(genders):
-        view = women_view if gender == "Woman" else leaning
-        values = np.where(rng.random(n_units) < 0.6, view, rng.integers(1, 4, n_units))
-        rows += [
-            {"unit_id": u, "rater_id": rater, "ceiling_rater": f"r{rater}", "reference": "raters", "value_code": int(v)}
-            for u, v in enumerate(values)
-        ]
-    judge_values = women_view if sided else rng.integers(1, 4, n_units)
-    judge_rows = [{"judge": "j", "unit_id": u, "value": float(v)} for u, v in enumerate(judge_values)]
-    return {"level": "nominal", "codes": [1, 2, 3], "rows": rows, "judge_rows": judge_rows, "genders": genders}
 
 
 def test_the_same_seed_gives_the_same_figures_and_a_sided_judge_is_found() -> None:

@@ -3,7 +3,6 @@ against the last build's marts, with file and line; the units to judge are writt
 line; the sample's judges load without a reject. Each test works on a copy of the session's small
 built sample (tests/conftest.py) and runs the real command line."""
 
-import csv
 import json
 import re
 import shutil
@@ -14,8 +13,7 @@ import pytest
 
 from sample_data.judges import JUDGES, write_judges_sample
 from tests.helpers import BuiltWarehouse, query, run_dwh, run_dwh_in_this_process
-
-FIELDS = ["judge", "dialogue_key", "question", "movie_id", "value"]
+from tests.judge_cases import write_judges
 
 
 @pytest.fixture
@@ -50,28 +48,6 @@ def good_rows(units: dict[str, tuple[str, ...]], judge: str = "judge_a") -> list
             "value": "1",
         },
     ]
-
-
-def write_judges(path: Path, rows: list[dict], columns: list[str] = FIELDS) -> Path:
-    """Write `rows` as the file's extension says: CSV with a header, JSONL, or Parquet (via DuckDB)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if path.suffix == ".csv":
-        with path.open("w", newline="", encoding="utf-8") as handle:
-            writer = csv.writer(handle, lineterminator="\n")
-            writer.writerow(columns)
-            writer.writerows([["" if row.get(c) is None else row[c] for c in columns] for row in rows])
-    elif path.suffix == ".jsonl":
-        path.write_text("".join(json.dumps({c: row.get(c) for c in columns}) + "\n" for row in rows))
-    else:
-        jsonl = path.with_suffix(".tmp.jsonl")
-        write_judges(jsonl, rows, columns)
-        with duckdb.connect() as con:
-            types = ", ".join(f"'{c}': 'VARCHAR'" for c in columns)
-            con.execute(
-                f"copy (select * from read_json('{jsonl}', columns = {{{types}}})) to '{path}' (format parquet)"
-            )
-        jsonl.unlink()
-    return path
 
 
 def judgements(db_path: Path) -> list[tuple]:

@@ -21,68 +21,10 @@ from agreement_core.judge_figures import replacement
 from agreement_core.judge_figures.judge_references import JudgedQuestion
 from agreement_core.questions import Question
 from agreement_core.settings import SettingsError, alt_test_epsilon, alt_test_min_units, dataset_alt_test_epsilon
+from tests.figure_checks import same_figure
+from tests.replacement_reference import paper_alt_test
 
-TOLERANCE = 1e-9
 GENDERS = ["Man", "Woman"]
-
-
-# ------------------------------------------------------------- the paper's definition, in loops
-
-
-def paper_alt_test(values: dict, judge: dict, level: str, epsilon: float, min_units: int) -> dict:
-    """The alt-test as the paper defines it. `values[rater][unit]` the reference's values (positions
-    1..K for ordinal questions), `judge[unit]` the judge's. Returns per tested rater (n_units,
-    judge_advantage, rater_advantage, p_value, wins) and the reference's verdict."""
-    raters_on = {}
-    for rater, of_rater in values.items():
-        for unit in of_rater:
-            raters_on.setdefault(unit, []).append(rater)
-    units = sorted(unit for unit, raters in raters_on.items() if len(raters) >= 2 and unit in judge)
-    raters = sorted({rater for unit in units for rater in raters_on[unit]})
-    tested = {}
-    for h in raters:
-        own_units = [unit for unit in units if unit in values[h]]
-        if len(own_units) < min_units:
-            continue
-        d, judge_wins, rater_wins = [], [], []
-        for unit in own_units:
-            others = [values[o][unit] for o in raters if o != h and unit in values[o]]
-
-            def score(x: float, others: list = others) -> float:
-                if level == "nominal":
-                    return sum(1 for o in others if o == x) / len(others)
-                return -math.sqrt(sum((x - o) ** 2 for o in others) / len(others))
-
-            w_judge = 1 if score(judge[unit]) >= score(values[h][unit]) else 0
-            w_rater = 1 if score(values[h][unit]) >= score(judge[unit]) else 0
-            d.append(w_rater - w_judge)
-            judge_wins.append(w_judge)
-            rater_wins.append(w_rater)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            p = scipy.stats.ttest_1samp(d, epsilon, alternative="less").pvalue
-        tested[h] = {
-            "n_units": len(own_units),
-            "judge_advantage": sum(judge_wins) / len(own_units),
-            "rater_advantage": sum(rater_wins) / len(own_units),
-            "p_value": float(p),
-        }
-    family = [h for h in tested if not math.isnan(tested[h]["p_value"])]
-    adjusted = (
-        scipy.stats.false_discovery_control([tested[h]["p_value"] for h in family], method="by") if family else []
-    )
-    for h in tested:
-        tested[h]["wins"] = False
-    for h, q in zip(family, adjusted):
-        tested[h]["wins"] = bool(q <= 0.05)
-    verdict = {"n_units": len(units), "n_raters": len(raters), "n_raters_tested": len(tested)}
-    if tested:
-        rate = sum(t["wins"] for t in tested.values()) / len(tested)
-        advantage = sum(t["judge_advantage"] for t in tested.values()) / len(tested)
-        verdict |= {"winning_rate": rate, "advantage_probability": advantage, "replaces": rate >= 0.5}
-    else:
-        verdict |= {"winning_rate": None, "advantage_probability": None, "replaces": None}
-    return {"raters": tested, "verdict": verdict}
 
 
 # --------------------------------------------------------------------------------- generated sets
@@ -171,14 +113,6 @@ def expected_of(case: dict, judge: str, gender: str | None) -> dict:
     return paper_alt_test(values, judged, case["level"], case["epsilon"], case["min_units"])
 
 
-def same(expected: object, actual: object) -> bool:
-    if expected is None or (isinstance(expected, float) and math.isnan(expected)):
-        return actual is None or actual is pd.NA or (isinstance(actual, float) and math.isnan(actual))
-    if isinstance(expected, bool):
-        return bool(actual) == expected
-    return abs(float(expected) - float(actual)) <= TOLERANCE
-
-
 def rows_of(case: dict) -> pd.DataFrame:
     settings_ = replacement.ReplacementSettings(lambda reference: case["epsilon"], case["min_units"])
     return replacement.as_result([replacement.judged_question_rows(judged_of(case), lambda source: settings_)])
@@ -211,15 +145,15 @@ def test_every_verdict_and_rater_equals_the_papers_definition(case: dict) -> Non
                 continue
             verdict = mine[mine["rater_key"] == replacement.VERDICT_ROW].iloc[0]
             for column, figure in expected["verdict"].items():
-                assert same(figure, verdict[column]), (judge, dimension, value, column, figure, verdict[column])
+                assert same_figure(figure, verdict[column]), (judge, dimension, value, column, figure, verdict[column])
             assert verdict["epsilon"] == case["epsilon"]
             raters = mine[mine["rater_key"] != replacement.VERDICT_ROW].set_index("rater_key")
             assert sorted(raters.index) == sorted(expected["raters"])
             for rater, figures in expected["raters"].items():
-                assert same(figures["n_units"], raters.loc[rater, "n_units"])
-                assert same(figures["judge_advantage"], raters.loc[rater, "judge_advantage"])
-                assert same(figures["rater_advantage"], raters.loc[rater, "rater_advantage"])
-                assert same(figures["p_value"], raters.loc[rater, "p_value"]), (figures, raters.loc[rater])
+                assert same_figure(figures["n_units"], raters.loc[rater, "n_units"])
+                assert same_figure(figures["judge_advantage"], raters.loc[rater, "judge_advantage"])
+                assert same_figure(figures["rater_advantage"], raters.loc[rater, "rater_advantage"])
+                assert same_figure(figures["p_value"], raters.loc[rater, "p_value"]), (figures, raters.loc[rater])
                 assert bool(raters.loc[rater, "judge_wins"]) == figures["wins"]
 
 

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from sample_data.datasets import write_datasets_sample
+from tests.figure_checks import same_figure
 from tests.helpers import dbt_folders, query, run_dwh
-from tests.judges.test_judges_replacement import paper_alt_test, same
+from tests.replacement_reference import paper_alt_test
 
 pytestmark = pytest.mark.slow
 
@@ -165,15 +166,17 @@ def test_every_verdict_and_rater_equals_the_papers_definition(builds: dict, buil
             mine = rows[(judge, question, "raters", "all")]
             verdict = expected["verdict"]
             assert mine[1:4] == (verdict["n_units"], verdict["n_raters"], verdict["n_raters_tested"])
-            assert same(verdict["winning_rate"], mine[4]) and same(verdict["advantage_probability"], mine[5])
+            assert same_figure(verdict["winning_rate"], mine[4]) and same_figure(
+                verdict["advantage_probability"], mine[5]
+            )
             assert mine[6] == verdict["replaces"]
             replaced += bool(mine[6])
             for rater, figures in expected["raters"].items():
                 n_units, judge_advantage, rater_advantage, p_value, wins = raters_rows[(judge, question, rater)]
                 assert n_units == figures["n_units"] and wins == figures["wins"]
-                assert same(figures["judge_advantage"], judge_advantage)
-                assert same(figures["rater_advantage"], rater_advantage)
-                assert same(figures["p_value"], p_value)
+                assert same_figure(figures["judge_advantage"], judge_advantage)
+                assert same_figure(figures["rater_advantage"], rater_advantage)
+                assert same_figure(figures["p_value"], p_value)
     assert replaced >= 1  # the majority replaces the raters somewhere: a test of more than nulls
 
 

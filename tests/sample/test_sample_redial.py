@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from sample_data.redial import generate_conversations, write_redial_sample
-from tests.ingest.test_ingest_redial import CARD_391_TEXT
+from tests.card_records import CARD_391_TEXT
 
 MENTION = re.compile(r"@(\d+)")
 YEAR_AT_END = re.compile(r" \((\d{4})\)$")
