@@ -19,13 +19,10 @@ from hypothesis import strategies as st
 
 from agreement_core.judge_figures import replacement
 from agreement_core.judge_figures.judge_references import JudgedQuestion
-from agreement_core.questions import Question
 from agreement_core.settings import SettingsError, alt_test_epsilon, alt_test_min_units, dataset_alt_test_epsilon
 from tests.figure_checks import same_figure
+from tests.judge_cases import GENDERS, inputs
 from tests.replacement_reference import paper_alt_test
-
-GENDERS = ["Man", "Woman"]
-
 
 # --------------------------------------------------------------------------------- generated sets
 
@@ -83,20 +80,7 @@ def judged_references(draw: st.DrawFn) -> dict:
 
 
 def judged_of(case: dict) -> JudgedQuestion:
-    question = Question(7, "dices", "350", "safety", "Q_overall", np.array(case["codes"], dtype=float), case["level"])
-    references = pd.DataFrame(case["rows"], columns=["unit_id", "rater_id", "ceiling_rater", "reference", "value_code"])
-    judge_values = pd.DataFrame(case["judge_rows"], columns=["judge", "unit_id", "value"])
-    groups = pd.DataFrame(
-        [
-            {"group_id": 1 + GENDERS.index(gender), "group_dimension": "gender", "group_value": gender, "rater_id": r}
-            for r, gender in enumerate(case["genders"])
-        ]
-        + [
-            {"group_id": 0, "group_dimension": "all", "group_value": "all", "rater_id": r}
-            for r in range(len(case["genders"]))
-        ]
-    )
-    return JudgedQuestion(question, references, judge_values, groups)
+    return JudgedQuestion(*inputs(case))
 
 
 def on_scale(case: dict, value: float) -> float:
