@@ -17,6 +17,7 @@ TOLERANCE = 1e-9
 
 
 def is_null(value: object) -> bool:
+    """None, pandas' NA or a float NaN: what a null figure arrives as, from SQL or from numpy."""
     return value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value))
 
 

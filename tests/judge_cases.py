@@ -43,6 +43,8 @@ def write_judges(path: Path, rows: list[dict], columns: list[str] = FIELDS) -> P
 
 
 def inputs(case: dict) -> tuple[Question, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """A case as `judge_question` reads it: DICES 350's Q_overall at the case's level, the references'
+    values, the judges' values, and each rater in the group `all` and in its gender's group."""
     question = Question(7, "dices", "350", "safety", "Q_overall", np.array(case["codes"], dtype=float), case["level"])
     references = pd.DataFrame(case["rows"], columns=["unit_id", "rater_id", "ceiling_rater", "reference", "value_code"])
     judge_values = pd.DataFrame(case["judge_rows"], columns=["judge", "unit_id", "value"])
