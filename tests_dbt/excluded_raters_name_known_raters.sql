@@ -18,6 +18,7 @@ excluded_raters as (
 raters as (
 
     select distinct rater_key from {{ ref('int_agreement__raters') }}
+    where not is_judge
 
 )
 

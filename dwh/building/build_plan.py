@@ -5,8 +5,10 @@ built from (a digest of its raw tables' rows, load ids left out, and their row c
 load (the load bookkeeping) and a fingerprint of the dbt project. The next `dwh build` compares: a
 source whose raw rows differ (a load that brought other data, rows changed by hand) has changed, and
 only the models and tests downstream of the changed sources and of the load bookkeeping are
-rebuilt, with dbt's own selection (`--select source:redial+ source:ingest+`). Reloading a release
-with the same content changes only the bookkeeping (`source:ingest+`, a few nodes). Everything else
+rebuilt, with dbt's own selection (`--select source:redial+ source:ingest+`). Judges are raters of
+the spine, but of kind `judge`, which every human figure leaves out: a judges' load rebuilds only
+the path from the judges to the judges' marts (`JUDGES_PATH`). Reloading a release with the same
+content changes only the bookkeeping (`source:ingest+`, a few nodes). Everything else
 in the warehouse was built from the same raw data and the same project, so it is already what a
 full build would make. A changed project, no earlier build, or `--full` rebuilds everything."""
 
@@ -19,6 +21,7 @@ import duckdb
 
 from common import __version__
 from common.paths import PROJECT_ROOT
+from ingest.judges import SOURCE as JUDGES_SOURCE
 
 # what dbt reads to build the warehouse: a change to any of it can change any model
 PROJECT_PARTS = (
@@ -34,6 +37,11 @@ PROJECT_PARTS = (
 # the bookkeeping tables (dbt source `ingest`) change with every load, whatever it loaded: their
 # state is the latest finished load
 BOOKKEEPING_SOURCE = "ingest"
+# What a judges' load can change: the models between the judges and the judges' marts. The other
+# models downstream of the spine (`int_agreement__judgements`) leave every rater of kind judge out
+# (`is_judge`), so their rows stay as they were; tests/building/test_build_incremental.py holds the
+# warehouse this selection builds to a full build's.
+JUDGES_PATH = f"source:{JUDGES_SOURCE}+,+path:models/marts/judges"
 # a column every raw table has that says which load landed a row, not what the row holds
 LOAD_COLUMN = "load_id"
 
@@ -88,7 +96,7 @@ class BuildPlan:
             return ["--full-refresh"]
         if not self.changed_sources:
             return []
-        return ["--select", *(f"source:{source}+" for source in [*self.data_sources_changed, BOOKKEEPING_SOURCE])]
+        return ["--select", *map(selection_of, [*self.data_sources_changed, BOOKKEEPING_SOURCE])]
 
     @property
     def data_sources_changed(self) -> list[str]:
@@ -115,6 +123,11 @@ class BuildPlan:
             f"incremental build: only what depends on {', '.join(self.data_sources_changed)} "
             "(loaded or changed since the last build)"
         )
+
+
+def selection_of(source: str) -> str:
+    """The dbt selection of what a change of `source`'s raw rows can change."""
+    return JUDGES_PATH if source == JUDGES_SOURCE else f"source:{source}+"
 
 
 def project_fingerprint(root: Path = PROJECT_ROOT) -> str:

@@ -1,5 +1,7 @@
 """`dwh build` after `dwh ingest --redial …` on a built warehouse rebuilds only what depends on ReDial
-(and on the load bookkeeping), and the warehouse it publishes equals a full build of the same raw data."""
+(and on the load bookkeeping); after `dwh ingest --judges …`, only the path from the judges to the
+judges' marts (the judges are raters of the spine, of a kind every human figure leaves out). Either
+way, the warehouse it publishes equals a full build of the same raw data."""
 
 import json
 import shutil
@@ -8,6 +10,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from sample_data.judges import write_judges_sample
 from sample_data.redial import write_redial_sample
 from tests.figure_checks import same_figure
 from tests.helpers import BuiltWarehouse, dbt_folders, run_dwh
@@ -48,14 +51,42 @@ def reloaded(small_sample_build: BuiltWarehouse, tmp_path_factory: pytest.TempPa
     }
 
 
+@pytest.fixture(scope="module")
+def judged(
+    small_sample_build: BuiltWarehouse, small_sample_release: Path, tmp_path_factory: pytest.TempPathFactory
+) -> dict:
+    """A copy of the small sample's full build given the sample's five judges and built again, and the
+    same raw data built in full."""
+    root = tmp_path_factory.mktemp("judged_incremental")
+    release = Path(shutil.copytree(small_sample_release, root / "release"))
+    write_judges_sample(release, seed=0)
+    db_path = small_sample_build.copy_to(root)
+    run_dwh(["ingest", "--judges", str(release / "judges")], db_path, check=True)
+    incremental = run_dwh(["build"], db_path, check=True, env_overrides=dbt_folders(root))
+    reference = root / "reference" / db_path.name
+    reference.parent.mkdir()
+    shutil.copyfile(db_path, reference)
+    run_dwh(["build", "--full"], reference, check=True, env_overrides=dbt_folders(root / "reference"))
+    return {
+        "db": db_path,
+        "reference": reference,
+        "incremental": incremental,
+        "run_results": json.loads((root / "target" / "run_results.json").read_text()),
+    }
+
+
+def models_run(run_results: dict) -> set[str]:
+    return {
+        result["unique_id"].split(".")[-1]
+        for result in run_results["results"]
+        if result["unique_id"].startswith("model.")
+    }
+
+
 def test_the_build_after_a_redial_load_runs_only_what_depends_on_redial(reloaded: dict) -> None:
     assert "dwh build: full build" in reloaded["full"].stdout
     assert "dwh build: incremental build: only what depends on redial" in reloaded["incremental"].stdout
-    ran = {
-        result["unique_id"].split(".")[-1]
-        for result in reloaded["run_results"]["results"]
-        if result["unique_id"].startswith("model.")
-    }
+    ran = models_run(reloaded["run_results"])
     assert {
         "stg_redial__conversations",
         "int_redial__turns",
@@ -95,16 +126,37 @@ def mart_rows(db_path: Path) -> dict[str, list[tuple]]:
         con.close()
 
 
-def test_the_incremental_warehouse_equals_a_full_build(reloaded: dict) -> None:
-    built, reference = mart_rows(reloaded["db"]), mart_rows(reloaded["reference"])
+def assert_same_marts(built: dict[str, list[tuple]], reference: dict[str, list[tuple]]) -> None:
     assert built.keys() == reference.keys()
     assert len(built) >= 15
     for name, rows in reference.items():
         assert len(built[name]) == len(rows), name
         for built_row, reference_row in zip(built[name], rows):
             assert all(same_figure(a, b) for a, b in zip(built_row, reference_row)), (name, built_row, reference_row)
+
+
+def test_the_incremental_warehouse_equals_a_full_build(reloaded: dict) -> None:
+    built = mart_rows(reloaded["db"])
+    assert_same_marts(built, mart_rows(reloaded["reference"]))
     redial_dialogues = [row for row in built["dialogues"] if row[1] == "redial"]
     assert redial_dialogues  # the new ReDial release is what the marts now show
+
+
+def test_the_build_after_a_judges_load_runs_only_the_path_to_the_judges_marts(judged: dict) -> None:
+    assert "dwh build: incremental build: only what depends on judge" in judged["incremental"].stdout
+    ran = models_run(judged["run_results"])
+    assert {"int_agreement__raters", "int_agreement__judgements", "int_judges__agreement", "judge_agreement"} <= ran
+    assert ran.isdisjoint({"agreement", "rater_agreement", "rater_quality", "int_agreement__group_figures"})
+
+
+def test_a_judges_load_changes_no_human_mart_and_builds_what_a_full_build_does(
+    judged: dict, small_sample_build: BuiltWarehouse
+) -> None:
+    built, before = mart_rows(judged["db"]), mart_rows(small_sample_build.db_path)
+    assert_same_marts(built, mart_rows(judged["reference"]))
+    assert built["judge_agreement"] and not before["judge_agreement"]
+    for name in ("agreement", "rater_agreement", "rater_quality", "rating_distributions", "raters", "ratings"):
+        assert built[name] == before[name], name
 
 
 def test_raw_rows_changed_by_hand_count_as_a_change(reloaded: dict) -> None:

@@ -6,7 +6,7 @@ with
 judgements as (
 
     select * from {{ ref('int_agreement__judgements') }}
-    where is_first
+    where is_first and not is_judge
 
 ),
 

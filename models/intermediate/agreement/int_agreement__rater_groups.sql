@@ -8,6 +8,7 @@ with
 raters as (
 
     select * from {{ ref('int_agreement__raters') }}
+    where not is_judge
 
 ),
 

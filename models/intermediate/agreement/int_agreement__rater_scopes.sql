@@ -7,6 +7,7 @@ with
 judgements as (
 
     select * from {{ ref('int_agreement__judgements') }}
+    where not is_judge
 
 ),
 

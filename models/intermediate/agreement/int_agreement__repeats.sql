@@ -8,7 +8,7 @@ with
 judgements as (
 
     select * from {{ ref('int_agreement__judgements') }}
-    where n_values > 1 and value_code is not null
+    where n_values > 1 and value_code is not null and not is_judge
 
 ),
 

@@ -7,7 +7,7 @@ with
 judgements as (
 
     select * from {{ ref('int_agreement__judgements') }}
-    where is_first and several_raters_per_unit and not is_excluded
+    where is_first and several_raters_per_unit and not is_excluded and not is_judge
 
 ),
 

@@ -12,7 +12,7 @@ with
 first_judgements as (
 
     select * from {{ ref('int_agreement__judgements') }}
-    where is_first and value_code is not null and not is_excluded
+    where is_first and value_code is not null and not is_excluded and not is_judge
 
 ),
 
