@@ -84,9 +84,20 @@ RATER_COLUMNS = {
     "locale": "varchar",
     "raw_race": "varchar",
 }
-# what the datasets (`dwh ingest --dataset`) bring to the agreement models' inputs: none here (their
-# path is tested in tests/datasets/test_datasets_marts.py), so empty tables of their shapes
-DATASET_INPUTS = {
+# what the datasets (`dwh ingest --dataset`) and the judges (`--judges`, raters of kind judge in the
+# spine) bring to the agreement models' inputs: none here (their paths are tested in
+# tests/datasets/test_datasets_marts.py and tests/judges/), so empty tables of their shapes
+DATASET_AND_JUDGE_INPUTS = {
+    "staging.stg_judge__judgements": {
+        "judge": "varchar",
+        "source": "varchar",
+        "dialogue_key": "varchar",
+        "question": "varchar",
+        "movie_id": "varchar",
+        "value_text": "varchar",
+        "source_file": "varchar",
+        "line_number": "bigint",
+    },
     "intermediate.int_dataset__judgements": {**JUDGEMENT_COLUMNS, "value_code": "double"},
     "intermediate.int_dataset__raters": {"rater_key": "varchar", "source": "varchar", "rater_role": "varchar"},
     "staging.stg_dataset__rater_attributes": {
@@ -269,7 +280,7 @@ class CompiledAgreementModels:
         con.execute("create table reference.excluded_raters (rater_key varchar, reason varchar)")
         for rater_key in excluded:
             con.execute("insert into reference.excluded_raters values (?, 'a test')", [rater_key])
-        for name, columns in DATASET_INPUTS.items():
+        for name, columns in DATASET_AND_JUDGE_INPUTS.items():
             load(con, name, columns, pd.DataFrame(), "none")
         for source in REPLICATION_SOURCES:
             load(con, f"intermediate.int_{source}__replications", REPLICATION_COLUMNS, pd.DataFrame(), source)
