@@ -159,6 +159,34 @@ def test_a_judges_load_changes_no_human_mart_and_builds_what_a_full_build_does(
         assert built[name] == before[name], name
 
 
+def test_judges_are_raters_of_kind_judge_numbered_after_every_human(
+    judged: dict, small_sample_build: BuiltWarehouse
+) -> None:
+    """Loading judges renumbers no human rater (the memo's fingerprints hold their numbers): each
+    judge is one rater `judge:<name>` of kind judge, numbered after every human, excluded by nothing,
+    whose judgements the spine holds beside the humans' but never as a value of their figures. (No dbt
+    unit test: the spine unions every source's models, and a source added would have to edit it.)"""
+    sql = "select rater_id, rater_key, rater_role, judge, is_judge, is_excluded from intermediate.int_agreement__raters"
+    with duckdb.connect(str(judged["db"]), read_only=True) as con:
+        raters = con.execute(sql).fetchall()
+        loaded = {judge for (judge,) in con.execute("select distinct judge from raw.judge_judgements").fetchall()}
+        judge_rows, as_agreement_values, keyed = con.execute(
+            "select count(*) filter (where is_judge), count(*) filter (where is_judge and is_agreement_value), "
+            "(select count(*) from intermediate.int_judges__judgements) from intermediate.int_agreement__judgements"
+        ).fetchone()
+    # the spine holds every judge's coded judgement, one per unit, and never as a value of the human figures
+    assert judge_rows > 0 and judge_rows == keyed and as_agreement_values == 0
+    with duckdb.connect(str(small_sample_build.db_path), read_only=True) as con:
+        before = con.execute("select rater_id, rater_key from intermediate.int_agreement__raters").fetchall()
+    humans = [(rater_id, key) for rater_id, key, _, _, is_judge, _ in raters if not is_judge]
+    judges = [row for row in raters if row[4]]
+    assert sorted(humans) == sorted(before)
+    assert len(loaded) == 5 and {row[3] for row in judges} == loaded and len(judges) == len(loaded)
+    for _, key, role, name, _, excluded in judges:
+        assert (key, role, excluded) == (f"judge:{name}", "judge", False)
+    assert min(row[0] for row in judges) > max(rater_id for rater_id, _ in humans)
+
+
 def test_raw_rows_changed_by_hand_count_as_a_change(reloaded: dict) -> None:
     """Runs last: it changes the module's warehouse. Rows deleted from a raw table by hand make the next
     build rebuild that source, whose reconciliation then names the records that vanished."""
